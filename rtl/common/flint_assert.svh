@@ -1,0 +1,31 @@
+// Assertion macros: one source for every flow (VERIFY.md).
+//   Simulation (Verilator): concurrent SVA, disabled in reset, failure -> $error.
+//   Yosys -formal:          immediate assert in a clocked block.
+//   Yosys synthesis:        nothing, so no assertion cell reaches the area report.
+// Properties are plain boolean expressions; write "a implies b" as FLINT_ASSERT_IMPLY.
+// The module must have clk_i and rst_ni.
+`ifndef FLINT_ASSERT_SVH
+`define FLINT_ASSERT_SVH
+
+`ifdef FORMAL
+  `define FLINT_ASSERT(name, prop) \
+    always @(posedge clk_i) if (rst_ni) name: assert (prop);
+  `define FLINT_ASSERT_IMPLY(name, ante, cons) \
+    always @(posedge clk_i) if (rst_ni && (ante)) name: assert (cons);
+  `define FLINT_COVER(name, prop)
+`elsif SYNTHESIS
+  `define FLINT_ASSERT(name, prop)
+  `define FLINT_ASSERT_IMPLY(name, ante, cons)
+  `define FLINT_COVER(name, prop)
+`else
+  `define FLINT_ASSERT(name, prop) \
+    name: assert property (@(posedge clk_i) disable iff (!rst_ni) (prop)) \
+      else $error("%m: assertion %s failed", `"name`");
+  `define FLINT_ASSERT_IMPLY(name, ante, cons) \
+    name: assert property (@(posedge clk_i) disable iff (!rst_ni) (ante) |-> (cons)) \
+      else $error("%m: assertion %s failed", `"name`");
+  `define FLINT_COVER(name, prop) \
+    name: cover property (@(posedge clk_i) disable iff (!rst_ni) (prop));
+`endif
+
+`endif

@@ -1,0 +1,230 @@
+#!/usr/bin/env python3
+"""One source of truth for parameters: configs/<name>.toml -> SV package, C++ header, JSON.
+
+Reads every config in configs/, checks it, derives the figures DESIGN.md section 2 names, and
+writes into OUT:
+  <name>/flint_cfg_pkg.sv   package flint_cfg_pkg (same package name for every config; a build
+                            reads exactly one of them)
+  <name>/config.json        raw + derived values, for scripts and reports
+  flint_config.hpp          struct flint::Config and one constexpr instance per config
+Standard library only. Usage: gen_config.py --configs DIR --out DIR
+"""
+import argparse
+import json
+import math
+import pathlib
+import sys
+import tomllib
+
+# Every key a config must have, by table, with its C++/SV kind. Nothing else is accepted.
+SCHEMA = {
+    "geometry": ["dies", "planes", "blocks", "pages", "page_bytes", "spare_bytes", "cl_bytes"],
+    "port": ["lanes", "req_id_bits", "clock_mhz"],
+    "timing": ["t_read_cycles", "t_prog_cycles", "t_erase_cycles", "t_cache_xfer_cycles"],
+    "reliability": ["disturb_limit", "pe_limit", "retention_cycles", "factory_bad_block_ppm"],
+    "energy": ["read_pj_per_bit", "prog_pj_per_bit", "d2d_pj_per_bit", "erase_nj_per_block"],
+    "bbc": ["crq_entries"],
+    "refresh": ["progq_pages"],
+}
+FLOAT_KEYS = {"read_pj_per_bit", "prog_pj_per_bit", "d2d_pj_per_bit", "erase_nj_per_block"}
+POW2_KEYS = ["dies", "planes", "blocks", "pages", "page_bytes", "cl_bytes", "lanes"]
+
+
+class ConfigError(Exception):
+    pass
+
+
+def clog2(n):
+    """Bits to index n things (at least 1, as an SV vector needs a bit)."""
+    return max(1, math.ceil(math.log2(n))) if n > 1 else 1
+
+
+def load(path):
+    with open(path, "rb") as f:
+        doc = tomllib.load(f)
+    name = doc.get("name")
+    if name != path.stem:
+        raise ConfigError(f"{path}: name = {name!r} must match the file name {path.stem!r}")
+    flat = {}
+    for table, keys in SCHEMA.items():
+        got = doc.get(table)
+        if not isinstance(got, dict):
+            raise ConfigError(f"{path}: missing table [{table}]")
+        extra = set(got) - set(keys)
+        if extra:
+            raise ConfigError(f"{path}: unknown key(s) in [{table}]: {', '.join(sorted(extra))}")
+        for key in keys:
+            if key not in got:
+                raise ConfigError(f"{path}: [{table}] lacks {key}")
+            val = got[key]
+            if key in FLOAT_KEYS:
+                if not isinstance(val, (int, float)) or val < 0:
+                    raise ConfigError(f"{path}: {key} must be a non-negative number")
+                val = float(val)
+            elif not isinstance(val, int) or isinstance(val, bool) or val < 0:
+                raise ConfigError(f"{path}: {key} must be a non-negative integer, got {val!r}")
+            flat[key] = val
+    flat["name"] = name
+    flat["description"] = doc.get("description", "")
+    return flat
+
+
+def derive(c):
+    """Derived figures. Every constraint the RTL relies on is checked here, loudly."""
+    name = c["name"]
+    for key in POW2_KEYS:
+        v = c[key]
+        if v == 0 or v & (v - 1):
+            raise ConfigError(f"{name}: {key} = {v} must be a power of two")
+    if c["page_bytes"] % c["cl_bytes"]:
+        raise ConfigError(f"{name}: page_bytes must be a multiple of cl_bytes")
+    link = c["lanes"] * c["cl_bytes"]  # bytes per cycle on the accelerator side
+    if link % c["dies"]:
+        raise ConfigError(f"{name}: lanes*cl_bytes = {link} must divide evenly among dies")
+    d = {}
+    d["phys_planes"] = c["planes"] + 1
+    d["burst_bytes"] = c["dies"] * c["planes"] * c["page_bytes"]
+    d["bursts_per_stack"] = c["blocks"] * c["pages"]
+    d["stack_bytes"] = d["burst_bytes"] * d["bursts_per_stack"]
+    d["btt_entries"] = d["bursts_per_stack"]
+    d["slices_per_burst"] = c["dies"] * c["planes"]
+    d["cl_per_page"] = c["page_bytes"] // c["cl_bytes"]
+    d["cl_per_burst"] = d["burst_bytes"] // c["cl_bytes"]
+    d["link_bytes_per_cycle"] = link
+    d["die_io_bytes_per_cycle"] = link // c["dies"]
+    if (c["planes"] * c["page_bytes"]) % d["die_io_bytes_per_cycle"]:
+        raise ConfigError(f"{name}: a die's burst slice must drain in whole cycles")
+    d["drain_cycles"] = c["planes"] * c["page_bytes"] // d["die_io_bytes_per_cycle"]
+    # Steady-state cache-read period: the next sense overlaps the drain, then one latch copy.
+    d["burst_period_cycles"] = max(d["drain_cycles"], c["t_read_cycles"]) + c["t_cache_xfer_cycles"]
+    d["bitmap_bits_per_die"] = c["blocks"] * c["pages"]
+    d["in_place_refresh_cycles"] = c["t_erase_cycles"] + c["pages"] * c["t_prog_cycles"]
+    d["plane_bytes"] = c["blocks"] * c["pages"] * c["page_bytes"]
+    # One rotation step: copy a whole plane at one plane's program rate.
+    d["rotation_step_cycles"] = c["blocks"] * c["pages"] * c["t_prog_cycles"]
+    d["full_pass_cycles"] = d["phys_planes"] * d["rotation_step_cycles"]
+    d["bdp_bytes"] = link * c["t_read_cycles"]
+    # Widths for the RTL.
+    d["die_bits"] = clog2(c["dies"])
+    d["plane_bits"] = clog2(c["planes"])
+    d["phys_plane_bits"] = clog2(d["phys_planes"])
+    d["block_bits"] = clog2(c["blocks"])
+    d["page_bits"] = clog2(c["pages"])
+    d["burst_idx_bits"] = clog2(d["bursts_per_stack"])
+    d["addr_bits"] = clog2(d["stack_bytes"])
+    d["cl_offset_bits"] = clog2(c["cl_bytes"])
+    d["cl_in_page_bits"] = clog2(d["cl_per_page"])
+    d["cl_data_bits"] = 8 * c["cl_bytes"]
+    d["disturb_count_bits"] = clog2(c["disturb_limit"] + 1)
+    d["crq_idx_bits"] = clog2(c["crq_entries"])
+    return d
+
+
+def sv_name(key):
+    return "".join(p.capitalize() for p in key.split("_"))
+
+
+def emit_sv(c, d):
+    lines = [
+        "// Generated by scripts/gen_config.py from configs/%s.toml. Do not edit." % c["name"],
+        "// %s" % c["description"],
+        "`default_nettype none",
+        "package flint_cfg_pkg;",
+    ]
+    for group, vals in (("configured", c), ("derived", d)):
+        lines.append("  // %s" % group)
+        for key, val in vals.items():
+            if key in ("name", "description") or key in FLOAT_KEYS:
+                continue
+            if val < 2**31:
+                lines.append("  localparam int unsigned %s = %d;" % (sv_name(key), val))
+            else:  # beyond int: a 64-bit vector constant
+                lines.append("  localparam logic [63:0] %s = 64'd%d;" % (sv_name(key), val))
+    lines += ["endpackage", "`default_nettype wire", ""]
+    return "\n".join(lines)
+
+
+def emit_hpp(configs):
+    int_keys = [k for t in SCHEMA.values() for k in t if k not in FLOAT_KEYS]
+    float_keys = [k for t in SCHEMA.values() for k in t if k in FLOAT_KEYS]
+    derived_keys = list(configs[0][1].keys())
+    out = [
+        "// Generated by scripts/gen_config.py from configs/*.toml. Do not edit.",
+        "#pragma once",
+        "#include <array>",
+        "#include <cstdint>",
+        "#include <string_view>",
+        "",
+        "namespace flint {",
+        "",
+        "// Every parameter of one configuration, configured and derived (see DESIGN.md section 2).",
+        "struct Config {",
+        "  std::string_view name;",
+        "  std::string_view description;",
+    ]
+    out += ["  uint64_t %s;" % k for k in int_keys]
+    out += ["  double %s;" % k for k in float_keys]
+    out += ["  // derived"] + ["  uint64_t %s;" % k for k in derived_keys]
+    out += ["};", ""]
+    for c, d in configs:
+        out.append("inline constexpr Config k%sConfig{" % sv_name(c["name"]))
+        out.append('    "%s",' % c["name"])
+        out.append('    "%s",' % c["description"].replace('"', '\\"'))
+        out += ["    %dULL,  // %s" % (c[k], k) for k in int_keys]
+        out += ["    %r,  // %s" % (c[k], k) for k in float_keys]
+        out += ["    %dULL,  // %s" % (d[k], k) for k in derived_keys]
+        out.append("};")
+    out.append("")
+    out.append("inline constexpr std::array<const Config*, %d> kAllConfigs{" % len(configs))
+    out += ["    &k%sConfig," % sv_name(c["name"]) for c, _ in configs]
+    out += ["};", ""]
+    out += [
+        "// The config named `name`, or nullptr.",
+        "inline const Config* FindConfig(std::string_view name) {",
+        "  for (const Config* c : kAllConfigs) {",
+        "    if (c->name == name) return c;",
+        "  }",
+        "  return nullptr;",
+        "}",
+        "",
+        "}  // namespace flint",
+        "",
+    ]
+    return "\n".join(out)
+
+
+def write_if_changed(path, text):
+    """Keep timestamps when nothing changed, so the build does not redo Verilation."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.exists() and path.read_text() == text:
+        return
+    path.write_text(text)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--configs", required=True, type=pathlib.Path)
+    ap.add_argument("--out", required=True, type=pathlib.Path)
+    args = ap.parse_args()
+    paths = sorted(args.configs.glob("*.toml"))
+    if not paths:
+        print(f"gen_config: no configs in {args.configs}", file=sys.stderr)
+        return 1
+    configs = []
+    try:
+        for p in paths:
+            c = load(p)
+            configs.append((c, derive(c)))
+    except (ConfigError, tomllib.TOMLDecodeError) as e:
+        print(f"gen_config: {e}", file=sys.stderr)
+        return 1
+    for c, d in configs:
+        write_if_changed(args.out / c["name"] / "flint_cfg_pkg.sv", emit_sv(c, d))
+        write_if_changed(args.out / c["name"] / "config.json",
+                         json.dumps({"config": c, "derived": d}, indent=2) + "\n")
+    write_if_changed(args.out / "flint_config.hpp", emit_hpp(configs))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""make lint: every RTL module through Verilator --lint-only -Wall and Yosys read_verilog -sv +
+synth, at each config (default: small and paper), then Verible's style lint when installed.
+
+Usage: lint.py --gen BUILD/gen [--config small --config paper] [--jobs 2] [module ...]
+A failure prints the tool's first lines; the exit code counts failures (0 = clean).
+"""
+import argparse
+import concurrent.futures as cf
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+RTL = ROOT / "rtl"
+# Yosys warnings that are information, not defects. Each needs a reason.
+YOSYS_BENIGN = (
+    "Replacing memory",  # small arrays become registers by design; SRAM goes via the wrapper
+)
+
+
+def modules():
+    return sorted(p for p in RTL.rglob("flint_*.sv") if p.name != "flint_pkg.sv")
+
+
+def packages(gen, cfg):
+    return [gen / cfg / "flint_cfg_pkg.sv", RTL / "flint_pkg.sv"]
+
+
+def run(cmd, log):
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    log.write_text(proc.stdout)
+    return proc.returncode, proc.stdout
+
+
+def lint_verilator(gen, cfg, mod, tmp):
+    ydirs = [a for d in sorted(RTL.iterdir()) if d.is_dir() for a in ("-y", str(d))]
+    cmd = ["verilator", "--lint-only", "-Wall", "--assert", str(RTL / "flint.vlt"),
+           f"-I{RTL / 'common'}", *ydirs, *map(str, packages(gen, cfg)), str(mod),
+           "--top-module", mod.stem]
+    rc, out = run(cmd, tmp / f"{cfg}_{mod.stem}.vl.log")
+    return None if rc == 0 else out
+
+
+def lint_yosys(gen, cfg, mod, all_mods, tmp):
+    reads = [f"read_verilog -sv {p}" for p in packages(gen, cfg)]
+    reads += [f"read_verilog -sv -I{RTL / 'common'} {m}" for m in all_mods]
+    script = "; ".join(reads + [f"synth -top {mod.stem}"])
+    log = tmp / f"{cfg}_{mod.stem}.ys.log"
+    rc, _ = run(["yosys", "-q", "-l", str(log), "-p", script], tmp / "ys.stdout")
+    text = log.read_text() if log.exists() else ""
+    if rc != 0:
+        return "\n".join(l for l in text.splitlines() if "ERROR" in l or "rror" in l) or text[-2000:]
+    warns = [l for l in text.splitlines()
+             if l.startswith("Warning") and not any(b in l for b in YOSYS_BENIGN)]
+    return "\n".join(warns) if warns else None
+
+
+def main():
+    ap = argparse.ArgumentParser(description="FLINT RTL lint")
+    ap.add_argument("--gen", required=True, type=pathlib.Path)
+    ap.add_argument("--config", action="append")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("names", nargs="*", help="module names (default: all)")
+    args = ap.parse_args()
+    configs = args.config or ["small", "paper"]
+    all_mods = modules()
+    mods = [m for m in all_mods if not args.names or m.stem in args.names]
+    for cfg in configs:
+        if not (args.gen / cfg / "flint_cfg_pkg.sv").exists():
+            print(f"lint: no generated config '{cfg}' under {args.gen}", file=sys.stderr)
+            return 2
+    failures = []
+    with tempfile.TemporaryDirectory() as tmpname, cf.ThreadPoolExecutor(args.jobs) as pool:
+        tmp = pathlib.Path(tmpname)
+        jobs = {}
+        for cfg in configs:
+            for m in mods:
+                jobs[pool.submit(lint_verilator, args.gen, cfg, m, tmp)] = ("verilator", cfg, m)
+                jobs[pool.submit(lint_yosys, args.gen, cfg, m, all_mods, tmp)] = ("yosys", cfg, m)
+        for fut in cf.as_completed(jobs):
+            tool, cfg, m = jobs[fut]
+            msg = fut.result()
+            if msg:
+                failures.append((tool, cfg, m, msg))
+    for tool, cfg, m, msg in sorted(failures, key=lambda f: (str(f[2]), f[1], f[0])):
+        print(f"FAIL {tool} [{cfg}] {m.relative_to(ROOT)}")
+        for line in msg.splitlines()[:20]:
+            print(f"    {line}")
+    verible = shutil.which("verible-verilog-lint")
+    if verible:
+        files = [str(p) for p in sorted(RTL.rglob("*.sv"))]
+        proc = subprocess.run([verible, f"--rules_config={RTL / '.rules.verible_lint'}", *files],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if proc.returncode != 0:
+            failures.append(("verible", "-", None, proc.stdout))
+            print("FAIL verible-verilog-lint")
+            for line in proc.stdout.splitlines()[:30]:
+                print(f"    {line}")
+    else:
+        print("lint: verible-verilog-lint not installed; style lint skipped (make setup)")
+    print(f"lint: {len(mods)} module(s) x {len(configs)} config(s) ({' '.join(configs)}): "
+          f"{len(failures)} failure(s)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

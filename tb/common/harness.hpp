@@ -1,0 +1,96 @@
+// One harness owns the Verilated context, the DUT and its trace (STYLE.md, Testbenches).
+//
+// Per cycle a test drives inputs, calls Eval(), samples transfers (valid && ready), steps its
+// model, then Tick(). RTL assertion failures do not abort: they set Failed(), which every test
+// checks at its end, so a failing run keeps its waveform.
+#pragma once
+#include <verilated.h>
+#include <verilated_fst_c.h>
+
+#include <cstdint>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+
+#include "tb/common/seed.hpp"
+
+namespace flint::tb {
+
+template <class Dut>
+class Harness {
+ public:
+  // `waves_block` names tb/waves/<block>.gtkw, the signal groups for GTKWave.
+  explicit Harness(uint32_t seed, const std::string& waves_block = "")
+      : ctx_(std::make_unique<VerilatedContext>()) {
+    ctx_->fatalOnError(false);
+    ctx_->randReset(2);  // uninitialised state random per seed (with --x-initial unique)
+    ctx_->randSeed(static_cast<int>(seed & 0x7fffffff));
+    ctx_->traceEverOn(true);
+    dut_ = std::make_unique<Dut>(ctx_.get(), "dut");
+    if (WavesRequested()) {
+      const std::string stem = WavePathStem();
+      trace_ = std::make_unique<VerilatedFstC>();
+      dut_->trace(trace_.get(), 99);
+      trace_->open((stem + ".fst").c_str());
+      WriteSaveFile(stem, waves_block);
+    }
+  }
+  ~Harness() {
+    if (trace_) trace_->close();
+    dut_->final();
+  }
+  Harness(const Harness&) = delete;
+  Harness& operator=(const Harness&) = delete;
+
+  Dut& dut() { return *dut_; }
+  uint64_t cycle() const { return cycle_; }
+  // True once any RTL assertion ($error / assert) has fired.
+  bool Failed() const { return ctx_->gotError(); }
+
+  // Active-low asynchronous reset held for `cycles` clock cycles.
+  void Reset(int cycles = 2) {
+    dut_->clk_i = 0;
+    dut_->rst_ni = 0;
+    Eval();
+    for (int i = 0; i < cycles; ++i) Tick();
+    dut_->rst_ni = 1;
+    Eval();
+  }
+
+  // Settle combinational logic after inputs change.
+  void Eval() { dut_->eval(); }
+
+  // One clock cycle: dump, rising edge, dump, falling edge.
+  void Tick() {
+    dut_->eval();
+    Dump();
+    dut_->clk_i = 1;
+    ctx_->timeInc(1);
+    dut_->eval();
+    Dump();
+    dut_->clk_i = 0;
+    ctx_->timeInc(1);
+    dut_->eval();
+    ++cycle_;
+  }
+
+ private:
+  void Dump() {
+    if (trace_) trace_->dump(ctx_->time());
+  }
+  static void WriteSaveFile(const std::string& stem, const std::string& block) {
+    std::ofstream out(stem + ".gtkw");
+    out << "[dumpfile] \"" << stem << ".fst\"\n";
+    if (block.empty()) return;
+    std::ifstream groups(std::string(FLINT_SOURCE_DIR) + "/tb/waves/" + block + ".gtkw");
+    out << groups.rdbuf();
+  }
+
+  std::unique_ptr<VerilatedContext> ctx_;
+  std::unique_ptr<Dut> dut_;
+  std::unique_ptr<VerilatedFstC> trace_;
+  uint64_t cycle_ = 0;
+};
+
+}  // namespace flint::tb

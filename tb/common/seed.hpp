@@ -1,0 +1,23 @@
+// Seeds, replay commands and wave settings shared by every testbench.
+#pragma once
+#include <cstdint>
+#include <string>
+
+namespace flint::tb {
+
+// The seed of a random test: FLINT_SEED if set, else Catch2's --rng-seed, else 1.
+uint32_t TestSeed();
+
+// Name of the running Catch2 test case (for wave file names and replay commands).
+std::string CurrentTestName();
+
+// The one command that replays the current test with this seed and an FST waveform.
+std::string ReplayCommand(uint32_t seed);
+
+// True when FLINT_WAVES=1: harnesses then dump an FST and a GTKWave save file.
+bool WavesRequested();
+
+// build/waves/<sanitised test name>, without extension; creates the folder.
+std::string WavePathStem();
+
+}  // namespace flint::tb
