@@ -27,7 +27,7 @@ class Harness {
     ctx_->randReset(2);  // uninitialised state random per seed (with --x-initial unique)
     ctx_->randSeed(static_cast<int>(seed & 0x7fffffff));
     ctx_->traceEverOn(true);
-    dut_ = std::make_unique<Dut>(ctx_.get(), "dut");
+    dut_ = std::make_unique<Dut>(ctx_.get(), "TOP");
     if (WavesRequested()) {
       const std::string stem = WavePathStem();
       trace_ = std::make_unique<VerilatedFstC>();
