@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+"""The config generator refuses broken configs with a message naming the problem."""
+import pathlib
+import subprocess
+import sys
+import tempfile
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+GEN = ROOT / "scripts" / "gen_config.py"
+GOOD = (ROOT / "configs" / "small.toml").read_text()
+
+CASES = {  # name: (edit of small.toml, text the error must contain)
+    "not a power of two": (lambda s: s.replace("planes = 4", "planes = 6"), "power of two"),
+    "unknown key": (lambda s: s.replace("[bbc]", "[bbc]\ncrq_entrys = 3"), "unknown key"),
+    "missing key": (lambda s: s.replace("lanes = 2\n", ""), "lacks lanes"),
+    "negative": (lambda s: s.replace("t_read_cycles = 32", "t_read_cycles = -32"),
+                 "non-negative"),
+    "line does not divide dies": (lambda s: s.replace("dies = 2", "dies = 128"), "divide"),
+    "name mismatch": (lambda s: s.replace('name = "small"', 'name = "smol"'), "must match"),
+}
+
+
+def run(text):
+    with tempfile.TemporaryDirectory() as d:
+        cfg = pathlib.Path(d) / "configs"
+        cfg.mkdir()
+        (cfg / "small.toml").write_text(text)
+        return subprocess.run([sys.executable, GEN, "--configs", cfg, "--out", pathlib.Path(d) / "o"],
+                              capture_output=True, text=True)
+
+
+def main():
+    failed = 0
+    ok = run(GOOD)
+    if ok.returncode != 0:
+        print(f"FAIL: the unmodified small config was rejected: {ok.stderr}")
+        failed += 1
+    for name, (edit, expect) in CASES.items():
+        res = run(edit(GOOD))
+        if res.returncode == 0 or expect not in res.stderr:
+            print(f"FAIL {name}: rc={res.returncode} stderr={res.stderr.strip()!r}")
+            failed += 1
+    print(f"{len(CASES) + 1 - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
