@@ -90,11 +90,18 @@ def derive(c):
     d["slices_per_burst"] = c["dies"] * c["planes"]
     d["cl_per_page"] = c["page_bytes"] // c["cl_bytes"]
     d["cl_per_burst"] = d["burst_bytes"] // c["cl_bytes"]
+    # One ECC check byte per 64-bit data word (docs/nand_model.md, page image layout).
+    if c["spare_bytes"] * 8 != c["page_bytes"]:
+        raise ConfigError(f"{name}: spare_bytes must be page_bytes/8 (one check byte a 64-bit word)")
+    if (link // c["dies"]) % 8:
+        raise ConfigError(f"{name}: lanes*cl_bytes/dies must be a multiple of 8")
     d["link_bytes_per_cycle"] = link
-    d["die_io_bytes_per_cycle"] = link // c["dies"]
-    if (c["planes"] * c["page_bytes"]) % d["die_io_bytes_per_cycle"]:
-        raise ConfigError(f"{name}: a die's burst slice must drain in whole cycles")
-    d["drain_cycles"] = c["planes"] * c["page_bytes"] // d["die_io_bytes_per_cycle"]
+    # The die I/O carries data and its check bytes (9/8 of the data), so a burst slice with its
+    # parity leaves the die in the time its data needs on the link.
+    d["die_io_bytes_per_cycle"] = link // c["dies"] * 9 // 8
+    d["page_image_bytes"] = c["page_bytes"] + c["spare_bytes"]
+    d["cl_image_bytes"] = c["cl_bytes"] * 9 // 8
+    d["drain_cycles"] = c["planes"] * d["page_image_bytes"] // d["die_io_bytes_per_cycle"]
     # Steady-state cache-read period: the next sense overlaps the drain, then one latch copy.
     d["burst_period_cycles"] = max(d["drain_cycles"], c["t_read_cycles"]) + c["t_cache_xfer_cycles"]
     d["bitmap_bits_per_die"] = c["blocks"] * c["pages"]

@@ -16,6 +16,8 @@ CASES = {  # name: (edit of small.toml, text the error must contain)
     "negative": (lambda s: s.replace("t_read_cycles = 32", "t_read_cycles = -32"),
                  "non-negative"),
     "line does not divide dies": (lambda s: s.replace("dies = 2", "dies = 128"), "divide"),
+    "spare not page/8": (lambda s: s.replace("spare_bytes = 32", "spare_bytes = 16"),
+                         "page_bytes/8"),
     "name mismatch": (lambda s: s.replace('name = "small"', 'name = "smol"'), "must match"),
 }
 
