@@ -1,0 +1,334 @@
+// flint-trace-gen: decode-step traces of the FLINT workloads (docs/workloads.md) in the trace
+// format (docs/trace_format.md), and per-layer summaries of what a step reads.
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "flint_config.hpp"
+#include "sim/workload_gen.hpp"
+
+namespace {
+
+using flint::sim::DecodeGenerator;
+using flint::sim::DecodeOptions;
+
+constexpr const char* kUsage = R"(usage: flint-trace-gen --model NAME --config CFG [options]
+
+Decode-step weight traffic of an LLM on FLINT's HBF, as a trace (<cycle> <sm> <address>).
+
+required:
+  --model NAME         a model of sim/workloads/models.toml (--list-models)
+  --config CFG         small | medium | paper (cache line, burst and stack size)
+and at least one of:
+  --out FILE           write the trace to FILE ('-' = stdout)
+  --summary            print per-layer bytes, bursts, distinct bursts and useful bytes
+  --count              generate without writing; print the request count and rate
+options:
+  --batch N            sequences decoded together (default 1; the paper uses 1/4/16/64)
+  --tokens T           decode steps, one token per sequence each (default 1)
+  --seed S             seed of routing, token ids and SM jitter (default 1)
+  --skew s             Zipf exponent of expert popularity, 0 = uniform (default 0.5)
+  --routing FILE       measured routing instead of --skew (format: docs/workloads.md)
+  --sms N              SMs the GEMVs are tiled over (default 148, B200)
+  --stacks N           HBF stacks the bursts are striped over (default 8)
+  --stack K|all        emit stack K's requests with stack-local addresses (default 0), or
+                       every stack's with model-logical addresses
+  --issue-interval C   cycles between one SM's requests (default sms / (stacks x lanes):
+                       together the SMs ask for the D2D peak of all stacks)
+  --jitter J           per-SM rate spread and start stagger, 0 <= J < 1 (default 0.05)
+  --tile-lines K       deal K-line chunks round-robin over the SMs (default 0: one contiguous
+                       tile per SM per tensor)
+  --layer-gap C        idle cycles between layers (default 0)
+  --write-routing FILE write the run's routing (drawn or read) as a routing file, to replay
+                       it with --routing or edit it
+  --list-models        list the models and exit
+  --help               this text
+)";
+
+[[noreturn]] void Fail(const std::string& msg) {
+  std::cerr << "flint-trace-gen: " << msg << "\n(flint-trace-gen --help lists the options)\n";
+  std::exit(2);
+}
+
+uint64_t ParseU64(const std::string& flag, const std::string& s, uint64_t lo, uint64_t hi) {
+  if (s.empty() || s.size() > 19 || s.find_first_not_of("0123456789") != std::string::npos) {
+    Fail(flag + " wants a whole number, got '" + s + "'");
+  }
+  const uint64_t v = std::stoull(s);
+  if (v < lo || v > hi) {
+    Fail(flag + " must be in " + std::to_string(lo) + ".." + std::to_string(hi) + ", got " + s);
+  }
+  return v;
+}
+
+double ParseDouble(const std::string& flag, const std::string& s) {
+  size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(s, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (s.empty() || used != s.size() || !std::isfinite(v)) {
+    Fail(flag + " wants a number, got '" + s + "'");
+  }
+  return v;
+}
+
+std::string Bytes(double b) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  while (b >= 1024 && u < 4) {
+    b /= 1024;
+    ++u;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.2f %s", b, units[u]);
+  return buf;
+}
+
+// The shortest text that reads back as exactly `v` (so a trace header replays its run).
+std::string Exact(double v) {
+  char buf[40];
+  for (int prec = 1; prec <= 17; ++prec) {
+    std::snprintf(buf, sizeof buf, "%.*g", prec, v);
+    if (std::strtod(buf, nullptr) == v) break;
+  }
+  return buf;
+}
+
+std::string PhaseLabel(const flint::sim::PhaseSummary& p) {
+  if (p.layer < 0) return flint::sim::PhaseKindName(p.kind);
+  return "L" + std::to_string(p.layer);
+}
+
+void PrintSummary(std::ostream& os, const DecodeGenerator& gen,
+                  const std::vector<flint::sim::StepSummary>& steps, const std::string& stack) {
+  const auto& lay = gen.layout();
+  const auto& o = gen.options();
+  const double cl = static_cast<double>(lay.cl_bytes());
+  const double burst = static_cast<double>(lay.burst_bytes());
+  const double n = static_cast<double>(steps.size());
+  char line[256];
+  os << "model " << gen.model().name << " (" << gen.model().display
+     << "): " << lay.param_count() / 1e9 << " B params, "
+     << Bytes(static_cast<double>(lay.weight_bytes())) << " of weights in " << lay.total_bursts()
+     << " bursts of " << Bytes(burst) << "\n";
+  os << "batch " << o.batch << ", " << o.steps << " step(s), seed " << o.seed;
+  if (gen.model().IsMoe()) {
+    os << (o.router ? ", routing from file" : ", skew " + Exact(o.skew));
+  }
+  os << "; " << o.sms << " SMs, " << gen.issue_interval() << " cycles/line/SM; " << o.stacks
+     << " stacks, columns 'stack' = " << stack << "\n";
+  os << "per step (mean over steps):\n";
+  std::snprintf(line, sizeof line, "%-6s %-5s %8s %14s %10s %14s %10s %7s %12s\n", "phase", "kind",
+                "experts", "bytes", "bursts", "stack bytes", "stack bur.", "useful", "cycles");
+  os << line;
+  const size_t phases = steps.front().phases.size();
+  for (size_t p = 0; p < phases; ++p) {
+    double experts = 0, lines = 0, bursts = 0, slines = 0, sbursts = 0, cycles = 0;
+    for (const auto& s : steps) {
+      const auto& ph = s.phases[p];
+      experts += ph.experts;
+      lines += ph.lines;
+      bursts += ph.bursts;
+      slines += ph.stack_lines;
+      sbursts += ph.stack_bursts;
+      cycles += ph.end_cycle - ph.start_cycle;
+    }
+    const auto& ph0 = steps.front().phases[p];
+    std::snprintf(line, sizeof line, "%-6s %-5s %8.1f %14.0f %10.1f %14.0f %10.1f %6.1f%% %12.0f\n",
+                  PhaseLabel(ph0).c_str(), flint::sim::PhaseKindName(ph0.kind), experts / n,
+                  lines * cl / n, bursts / n, slines * cl / n, sbursts / n,
+                  bursts > 0 ? 100.0 * lines * cl / (bursts * burst) : 0.0, cycles / n);
+    os << line;
+  }
+  double lines = 0, bursts = 0, slines = 0, sbursts = 0, cycles = 0;
+  for (const auto& s : steps) {
+    lines += s.lines;
+    bursts += s.bursts;
+    slines += s.stack_lines;
+    sbursts += s.stack_bursts;
+    cycles += s.end_cycle - s.start_cycle;
+  }
+  std::snprintf(line, sizeof line,
+                "per step: %s useful (%.0f lines) in %.1f distinct bursts (%s if each is sensed "
+                "once: %.2f%% useful); stack %s: %s (%.0f lines) in %.1f bursts; intent %.0f "
+                "cycles\n",
+                Bytes(lines * cl / n).c_str(), lines / n, bursts / n,
+                Bytes(bursts * burst / n).c_str(),
+                bursts > 0 ? 100.0 * lines * cl / (bursts * burst) : 0.0, stack.c_str(),
+                Bytes(slines * cl / n).c_str(), slines / n, sbursts / n, cycles / n);
+  os << line;
+  os << "per generated token (step / batch): " << Bytes(lines * cl / n / o.batch) << " useful, "
+     << "stack " << stack << ": " << Bytes(slines * cl / n / o.batch) << "\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> a(argv + 1, argv + argc);
+  std::string model_name, config_name, out_path, routing_path, write_routing, stack_arg = "0";
+  bool summary = false, count = false, list = false, skew_given = false;
+  DecodeOptions o;
+  for (size_t i = 0; i < a.size(); ++i) {
+    const std::string& f = a[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= a.size()) Fail(f + " needs a value");
+      return a[++i];
+    };
+    if (f == "--help" || f == "-h") {
+      std::cout << kUsage;
+      return 0;
+    } else if (f == "--model") {
+      model_name = value();
+    } else if (f == "--config") {
+      config_name = value();
+    } else if (f == "--batch") {
+      o.batch = static_cast<uint32_t>(ParseU64(f, value(), 1, 65536));
+    } else if (f == "--tokens") {
+      o.steps = ParseU64(f, value(), 1, 1000000000);
+    } else if (f == "--seed") {
+      o.seed = ParseU64(f, value(), 0, UINT64_MAX >> 1);
+    } else if (f == "--skew") {
+      o.skew = ParseDouble(f, value());
+      skew_given = true;
+    } else if (f == "--routing") {
+      routing_path = value();
+    } else if (f == "--sms") {
+      o.sms = static_cast<uint32_t>(ParseU64(f, value(), 1, 65536));
+    } else if (f == "--stacks") {
+      o.stacks = static_cast<uint32_t>(ParseU64(f, value(), 1, 1024));
+    } else if (f == "--stack") {
+      stack_arg = value();
+    } else if (f == "--issue-interval") {
+      o.issue_interval = ParseDouble(f, value());
+      if (o.issue_interval <= 0) Fail("--issue-interval must be > 0");
+    } else if (f == "--jitter") {
+      o.jitter = ParseDouble(f, value());
+    } else if (f == "--tile-lines") {
+      o.tile_lines = ParseU64(f, value(), 0, 1ULL << 40);
+    } else if (f == "--layer-gap") {
+      o.layer_gap_cycles = ParseU64(f, value(), 0, 1ULL << 40);
+    } else if (f == "--out") {
+      out_path = value();
+    } else if (f == "--write-routing") {
+      write_routing = value();
+    } else if (f == "--summary") {
+      summary = true;
+    } else if (f == "--count") {
+      count = true;
+    } else if (f == "--list-models") {
+      list = true;
+    } else {
+      Fail("unknown argument '" + f + "'");
+    }
+  }
+  if (list) {
+    for (const auto& m : flint::sim::AllModels()) {
+      std::cout << m.name << "  " << m.display << (m.synthetic ? "  (synthetic)" : "") << "\n";
+    }
+    return 0;
+  }
+  if (model_name.empty()) Fail("--model is required");
+  if (config_name.empty()) Fail("--config is required (small, medium or paper)");
+  const flint::sim::ModelShape* model = flint::sim::FindModel(model_name);
+  if (model == nullptr) {
+    std::string names;
+    for (const auto& m : flint::sim::AllModels()) names += " " + m.name;
+    Fail("unknown model '" + model_name + "'; models:" + names);
+  }
+  const flint::Config* config = flint::FindConfig(config_name);
+  if (config == nullptr) Fail("unknown config '" + config_name + "' (small, medium or paper)");
+  if (out_path.empty() && !summary && !count && write_routing.empty()) {
+    Fail("nothing to do: give --out, --summary, --count or --write-routing");
+  }
+  if (!out_path.empty() && count) Fail("--count and --out exclude each other");
+  if (stack_arg == "all") {
+    o.stack = flint::sim::kAllStacks;
+  } else {
+    o.stack = static_cast<int64_t>(ParseU64("--stack", stack_arg, 0, 1023));
+  }
+  if (!routing_path.empty()) {
+    if (skew_given) Fail("--skew and --routing exclude each other");
+    if (!model->IsMoe()) Fail("model " + model->name + " is dense: --routing does not apply");
+    try {
+      o.router = std::make_shared<flint::sim::RoutingTrace>(
+          flint::sim::RoutingTrace::ReadFile(routing_path, *model, o.batch));
+    } catch (const flint::sim::RoutingError& e) {
+      Fail(std::string("routing file: ") + e.what());
+    }
+  }
+
+  std::unique_ptr<DecodeGenerator> gen;
+  try {
+    gen = std::make_unique<DecodeGenerator>(*model, *config, o);
+  } catch (const std::invalid_argument& e) {
+    Fail(e.what());
+  }
+  const std::string stack_label =
+      o.stack == flint::sim::kAllStacks ? "all" : std::to_string(o.stack);
+
+  std::ofstream file;
+  std::ostream* out = nullptr;
+  if (out_path == "-") {
+    out = &std::cout;
+  } else if (!out_path.empty()) {
+    file.open(out_path, std::ios::binary);
+    if (!file) Fail("cannot write '" + out_path + "'");
+    out = &file;
+  }
+  if (!write_routing.empty()) {
+    if (!model->IsMoe()) Fail("model " + model->name + " is dense: it has no routing to write");
+    std::ofstream rf(write_routing);
+    if (!rf) Fail("cannot write '" + write_routing + "'");
+    flint::sim::WriteRouting(rf, *model, *gen->router(), o.batch, o.steps);
+    if (!rf) Fail("write error on '" + write_routing + "'");
+  }
+  std::ostream& info = out == &std::cout ? std::cerr : std::cout;
+  if (summary) PrintSummary(info, *gen, gen->Summarize(), stack_label);
+
+  if (out != nullptr || count) {
+    const auto t0 = std::chrono::steady_clock::now();
+    uint64_t n = 0;
+    if (out != nullptr) {
+      flint::sim::TraceTextWriter w(*out);
+      std::ostringstream hdr;
+      hdr << "flint-trace-gen --model " << model->name << " --config " << config->name
+          << " --batch " << o.batch << " --tokens " << o.steps << " --seed " << o.seed
+          << (o.router ? " --routing " + routing_path : " --skew " + Exact(o.skew)) << " --sms "
+          << o.sms << " --stacks " << o.stacks << " --stack " << stack_label << " --issue-interval "
+          << Exact(gen->issue_interval()) << " --jitter " << Exact(o.jitter) << " --tile-lines "
+          << o.tile_lines << " --layer-gap " << o.layer_gap_cycles << "\n";
+      if (o.stack == flint::sim::kAllStacks) {
+        hdr << "addresses: model-logical (burst b is on stack b mod " << o.stacks << ")\n";
+      } else {
+        hdr << "addresses: stack-local bytes of stack " << o.stack << " of " << o.stacks
+            << " (model burst b -> stack b mod " << o.stacks << ", local burst b div " << o.stacks
+            << ")\n";
+      }
+      hdr << "<cycle> <sm> <address>";
+      w.Comment(hdr.str());
+      while (auto r = gen->Next()) {
+        w.Write(*r);
+        ++n;
+      }
+      w.Flush();
+      out->flush();
+      if (!*out) Fail("write error on '" + out_path + "'");
+    } else {
+      while (gen->Next()) ++n;
+    }
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::cerr << "flint-trace-gen: " << n << " requests (stack " << stack_label << ") in " << s
+              << " s: " << (s > 0 ? n / s / 1e6 : 0.0) << " M requests/s\n";
+  }
+  return 0;
+}

@@ -1,0 +1,199 @@
+// The decode-step workload generator (docs/workloads.md): per decode step, per layer in order,
+// the weight tensors the batch needs (attention and dense/shared always, routed experts = the
+// union of the batch's top-k draws), each read as a GEMV/GEMM tiled over the accelerator's SMs,
+// merged into one cache-line miss stream in the trace format (docs/trace_format.md). Streams:
+// nothing holds more than one step's plan and one cursor per SM.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "flint_config.hpp"
+#include "sim/trace.hpp"
+#include "sim/workload_model.hpp"
+#include "sim/workload_routing.hpp"
+
+namespace flint::sim {
+
+inline constexpr int64_t kAllStacks = -1;
+
+struct DecodeOptions {
+  uint32_t batch = 1;  // sequences decoded together
+  uint64_t steps = 1;  // decode steps; each produces one token per sequence
+  uint64_t seed = 1;
+  double skew = 0.5;                     // Zipf exponent of expert popularity (0 = uniform)
+  std::shared_ptr<const Router> router;  // if set, replaces the Zipf draw (e.g. RoutingTrace)
+  uint32_t sms = 148;                    // B200 (paper Table 2)
+  uint32_t stacks = 8;                   // HBF stacks the weights are striped over (paper Table 2)
+  int64_t stack = 0;                     // the stack whose requests are emitted, or kAllStacks
+  // Cycles (base-die clock) between two lines of one SM; 0 = sms / (stacks * lanes), i.e. the
+  // SMs together ask for exactly the D2D peak of all stacks.
+  double issue_interval = 0;
+  double jitter = 0.05;     // per phase: SM rates spread +-jitter, starts staggered over
+                            // jitter x the phase's mean per-SM issue time
+  uint64_t tile_lines = 0;  // 0: one contiguous tile per SM per tensor; K: K-line chunks dealt
+                            // round-robin over the SMs
+  uint64_t layer_gap_cycles = 0;  // idle cycles between the end of a layer and the next
+};
+
+// Throws std::invalid_argument with a message naming the bad option.
+void ValidateDecodeOptions(const ModelShape& model, const Config& config,
+                           const DecodeOptions& options);
+
+// Lines [first_line, first_line + lines) of the model-logical line space, read by one GEMV.
+struct WorkItem {
+  uint64_t first_line = 0;
+  uint64_t lines = 0;
+  uint32_t tensor = 0;
+};
+
+enum class PhaseKind : uint8_t { kEmbed, kDense, kMoe, kHead };
+const char* PhaseKindName(PhaseKind k);
+
+// One barrier-separated phase of a step: the embedding rows, one layer, or the LM head.
+struct PhasePlan {
+  PhaseKind kind = PhaseKind::kEmbed;
+  int64_t layer = -1;
+  std::vector<WorkItem> items;    // in ascending address order
+  std::vector<uint32_t> experts;  // MoE layers: union of the batch's routed experts, ascending
+};
+
+struct StepPlan {
+  uint64_t step = 0;
+  std::vector<uint32_t> tokens;               // embedding rows read (one per sequence)
+  std::vector<std::vector<uint32_t>> routes;  // [layer][token * top_k + j]; empty if dense
+  std::vector<PhasePlan> phases;              // embed, layers 0..L-1, head
+};
+
+struct PhaseSummary {
+  PhaseKind kind = PhaseKind::kEmbed;
+  int64_t layer = -1;
+  uint64_t experts = 0;      // distinct routed experts (MoE)
+  uint64_t lines = 0;        // requested lines, every stack
+  uint64_t bursts = 0;       // distinct bursts touched, every stack
+  uint64_t stack_lines = 0;  // on the emitted stack (== lines for kAllStacks)
+  uint64_t stack_bursts = 0;
+  uint64_t start_cycle = 0;  // intent times
+  uint64_t end_cycle = 0;    // one past the phase's last intended issue
+};
+
+struct StepSummary {
+  uint64_t step = 0;
+  std::vector<PhaseSummary> phases;
+  uint64_t lines = 0;
+  uint64_t bursts = 0;
+  uint64_t stack_lines = 0;
+  uint64_t stack_bursts = 0;
+  uint64_t start_cycle = 0;
+  uint64_t end_cycle = 0;
+};
+
+class DecodeGenerator {
+ public:
+  // Validates (ValidateDecodeOptions) and lays the model out for `config`.
+  DecodeGenerator(const ModelShape& model, const Config& config, DecodeOptions options);
+
+  const ModelShape& model() const { return *model_; }
+  const WeightLayout& layout() const { return layout_; }
+  const DecodeOptions& options() const { return opt_; }
+  const Striping& striping() const { return striping_; }
+  double issue_interval() const { return interval_; }
+  // The router in use (the Zipf one unless options().router was given); nullptr if dense.
+  const Router* router() const { return router_.get(); }
+
+  // What step `step` reads: a pure function of (seed, step), independent of Next().
+  StepPlan Plan(uint64_t step) const;
+  // Per-step, per-phase counts and intent times for steps 0..steps-1, without emitting.
+  std::vector<StepSummary> Summarize() const;
+
+  // The next request in cycle order (ties by SM id), or nullopt after the last step.
+  std::optional<TraceRequest> Next();
+  // Streams every remaining request into `sink`; returns how many.
+  uint64_t Run(const std::function<void(const TraceRequest&)>& sink);
+  // The step and phase of the request Next() returned last (phase 0 = embedding, 1 + l =
+  // layer l, layers + 1 = LM head).
+  uint64_t current_step() const { return step_; }
+  uint64_t current_phase() const { return phase_; }
+
+  // Trace address of model-logical line `line` (stack-local when one stack is emitted).
+  uint64_t Address(uint64_t line) const;
+  // Model-logical line of a trace address (inverse of Address for the emitted stack).
+  uint64_t LineOf(uint64_t address) const;
+
+ private:
+  struct SmTiming {
+    uint64_t base = 0;    // first issue cycle
+    uint64_t iv_q16 = 0;  // cycles per line, 16.16 fixed point
+    uint64_t lines = 0;   // lines of the phase this SM reads (every stack)
+  };
+  struct Cursor {
+    uint32_t item = 0;
+    uint64_t chunk = 0;
+    uint64_t line = 0;
+    uint64_t end = 0;
+    uint64_t run_end = 0;
+    uint64_t k = 0;
+    uint64_t base = 0;
+    uint64_t iv_q16 = 0;
+    uint64_t pending_line = 0;
+    uint64_t pending_cycle = 0;
+  };
+  struct HeapEntry {
+    uint64_t cycle;
+    uint32_t sm;
+  };
+
+  uint64_t TileLines(const WorkItem& item, uint32_t sm) const;
+  std::vector<SmTiming> Timing(const PhasePlan& phase, uint64_t step, uint64_t phase_index,
+                               uint64_t start, uint64_t* end) const;
+  bool LoadChunk(Cursor& c, uint32_t sm) const;
+  bool Advance(Cursor& c, uint32_t sm) const;
+  bool StartPhase();
+  void SiftDown(size_t i);
+
+  const ModelShape* model_;
+  Config config_;
+  DecodeOptions opt_;
+  WeightLayout layout_;
+  Striping striping_;
+  std::shared_ptr<const Router> router_;
+  double interval_ = 0;
+  uint64_t interval_q16_ = 0;
+  uint32_t lpb_shift_ = 0;
+  bool all_stacks_ = false;
+  uint32_t target_ = 0;
+
+  // Streaming state.
+  std::optional<StepPlan> plan_;
+  const std::vector<WorkItem>* items_ = nullptr;
+  uint64_t next_step_ = 0;
+  uint64_t step_ = 0;
+  uint64_t phase_ = 0;
+  uint64_t phase_end_ = 0;
+  bool started_ = false;
+  std::vector<Cursor> cursors_;
+  std::vector<HeapEntry> heap_;
+};
+
+// Writes requests as trace text, buffered (the same lines sim/trace.hpp's WriteTrace writes).
+class TraceTextWriter {
+ public:
+  explicit TraceTextWriter(std::ostream& out);
+  ~TraceTextWriter();
+  TraceTextWriter(const TraceTextWriter&) = delete;
+  TraceTextWriter& operator=(const TraceTextWriter&) = delete;
+  void Comment(const std::string& text);  // one '# ...' line per line of text
+  void Write(const TraceRequest& r);
+  void Flush();
+
+ private:
+  std::ostream& out_;
+  std::vector<char> buf_;
+  size_t used_ = 0;
+};
+
+}  // namespace flint::sim

@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""flint-trace-gen's command line: every bad argument fails with a clear message, a good run
+writes a valid trace whose request count matches its own summary, and a routing file written
+by one run replays the same trace. Usage: trace_gen_cli_test.py PATH/TO/flint-trace-gen"""
+import pathlib
+import re
+import subprocess
+import sys
+import tempfile
+
+TOOL = sys.argv[1]
+passed = failed = 0
+
+
+def run(*args):
+    p = subprocess.run([TOOL, *args], capture_output=True, text=True, timeout=120)
+    return p.returncode, p.stdout + p.stderr
+
+
+def expect(name, cond, detail=""):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print(f"FAIL {name}: {detail}")
+
+
+def expect_error(name, args, pattern):
+    rc, out = run(*args)
+    expect(name, rc == 2 and pattern in out, f"rc {rc}, output:\n{out}")
+
+
+def read_trace(path, cl):
+    reqs, last = [], 0
+    for n, line in enumerate(pathlib.Path(path).read_text().splitlines(), 1):
+        line = line.split("#", 1)[0].split()
+        if not line:
+            continue
+        assert len(line) == 3, f"line {n}: {line}"
+        cycle, sm, addr = int(line[0]), int(line[1]), line[2]
+        assert addr.startswith("0x") and int(addr, 16) % cl == 0, f"line {n}: {addr}"
+        assert cycle >= last, f"line {n}: cycle {cycle} < {last}"
+        last = cycle
+        reqs.append((cycle, sm, int(addr, 16)))
+    return reqs
+
+
+def main():
+    rc, out = run("--help")
+    expect("help", rc == 0 and "usage: flint-trace-gen" in out, out)
+    rc, out = run("--list-models")
+    names = ["llama-3.1-405b", "deepseek-v3", "deepseek-v4-pro", "qwen3-235b-a22b",
+             "llama-4-maverick", "kimi-k2", "tiny-small", "tiny-dense", "tiny-medium"]
+    expect("list models", rc == 0 and all(n in out for n in names), out)
+
+    t = ["--model", "tiny-small", "--config", "small"]
+    expect_error("no arguments", [], "--model is required")
+    expect_error("no config", ["--model", "tiny-small", "--count"], "--config is required")
+    expect_error("unknown model", ["--model", "nope", "--config", "small", "--count"],
+                 "unknown model 'nope'")
+    expect_error("unknown config", ["--model", "tiny-small", "--config", "big", "--count"],
+                 "unknown config 'big'")
+    expect_error("paper model on small", ["--model", "deepseek-v3", "--config", "small",
+                                          "--count"], "use a tiny-* model")
+    expect_error("batch 0", t + ["--batch", "0", "--count"], "--batch must be in 1..65536")
+    expect_error("batch not a number", t + ["--batch", "4x", "--count"], "wants a whole number")
+    expect_error("negative tokens", t + ["--tokens", "-1", "--count"], "wants a whole number")
+    expect_error("skew not a number", t + ["--skew", "abc", "--count"], "wants a number")
+    expect_error("negative skew", t + ["--skew", "-1", "--count"], "skew must be")
+    expect_error("jitter 1.5", t + ["--jitter", "1.5", "--count"], "jitter must be in [0, 1)")
+    expect_error("zero interval", t + ["--issue-interval", "0", "--count"],
+                 "--issue-interval must be > 0")
+    expect_error("stack 9 of 8", t + ["--stack", "9", "--count"], "stack 9 does not exist")
+    expect_error("stack word", t + ["--stack", "first", "--count"], "wants a whole number")
+    expect_error("nothing to do", t, "nothing to do")
+    expect_error("unknown flag", t + ["--bogus"], "unknown argument '--bogus'")
+    expect_error("missing value", t + ["--batch"], "--batch needs a value")
+    expect_error("count and out", t + ["--count", "--out", "x"], "exclude each other")
+    expect_error("missing routing file", t + ["--routing", "/nonexistent/r.txt", "--count"],
+                 "cannot open the routing file")
+    expect_error("skew and routing", t + ["--skew", "1", "--routing", "x", "--count"],
+                 "--skew and --routing exclude each other")
+    expect_error("dense routing", ["--model", "tiny-dense", "--config", "small", "--routing",
+                                   "x", "--count"], "is dense")
+
+    with tempfile.TemporaryDirectory() as d:
+        d = pathlib.Path(d)
+        expect_error("unwritable out", t + ["--out", str(d / "no" / "t.trace")], "cannot write")
+        (d / "bad.txt").write_text("0 1 0 1 99\n")
+        expect_error("bad routing file", t + ["--routing", str(d / "bad.txt"), "--count"],
+                     "bad.txt:1: expert 99 does not exist")
+
+        run_args = t + ["--batch", "4", "--tokens", "2", "--seed", "9", "--stack", "all"]
+        rc, out = run(*run_args, "--out", str(d / "a.trace"), "--summary",
+                      "--write-routing", str(d / "r.txt"))
+        expect("good run", rc == 0, out)
+        reqs = read_trace(d / "a.trace", 32)
+        m = re.search(r"per step: .* \((\d+(?:\.\d+)?) lines\)", out)
+        expect("summary line", m is not None, out)
+        if m:
+            expect("count matches summary", len(reqs) == 2 * float(m.group(1)),
+                   f"{len(reqs)} requests, summary {m.group(1)} lines per step")
+        expect("many SMs", len({r[1] for r in reqs}) > 100, "too few SMs in the trace")
+
+        rc, out = run(*t, "--batch", "4", "--tokens", "2", "--seed", "9", "--stack", "all",
+                      "--routing", str(d / "r.txt"), "--out", str(d / "b.trace"))
+        expect("replay run", rc == 0, out)
+        expect("replayed routing gives the same trace", read_trace(d / "b.trace", 32) == reqs,
+               "traces differ")
+        header = (d / "a.trace").read_text().splitlines()[0].split()
+        expect("header names the command", header[:2] == ["#", "flint-trace-gen"], header)
+        rc, out = run(*header[2:], "--out", str(d / "h.trace"))
+        expect("the header replays the run", rc == 0 and read_trace(d / "h.trace", 32) == reqs,
+               out)
+        rc, out = run(*t, "--batch", "4", "--tokens", "2", "--seed", "10", "--stack", "all",
+                      "--out", str(d / "c.trace"))
+        expect("another seed differs", rc == 0 and read_trace(d / "c.trace", 32) != reqs, out)
+        expect_error("routing with a smaller batch", t + ["--batch", "2", "--routing",
+                                                          str(d / "r.txt"), "--count"],
+                     "outside the batch of 2")
+        rc, out = run(*t, "--count")
+        expect("count", rc == 0 and re.search(r"\d+ requests \(stack 0\)", out) is not None, out)
+
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
