@@ -1,0 +1,404 @@
+// flint_ecc_cl_enc / flint_ecc_cl_dec (a whole cache line per cycle) at the small, medium and
+// paper line sizes, and the registered flint_ecc_cl_dec_reg, against the C++ model.
+#include <catch2/catch.hpp>
+#include <algorithm>
+#include <deque>
+#include <random>
+
+#include "Vecc_cl_medium.h"
+#include "Vecc_cl_paper.h"
+#include "Vecc_cl_reg_paper.h"
+#include "Vecc_cl_reg_small.h"
+#include "Vecc_cl_small.h"
+#include "flint_config.hpp"
+#include "model/ecc/secded.hpp"
+#include "tb/common/harness.hpp"
+#include "tb/ecc/ecc_tb.hpp"
+
+namespace {
+
+using flint::Status;
+using flint::tb::Harness;
+namespace m = flint::model;
+namespace e = flint::tb::ecc;
+
+Status ToStatus(unsigned raw) {
+  REQUIRE(raw <= static_cast<unsigned>(Status::kUncorrectable));
+  return static_cast<Status>(raw);
+}
+
+struct LineOut {
+  std::vector<uint8_t> enc_check;  // encoder: check bytes of the driven data
+  std::vector<uint8_t> data;       // decoder outputs
+  Status status;
+  uint64_t corrected;
+  uint64_t uncorrectable;
+};
+
+// One line through the wrapper (encoder and decoder side by side).
+template <class Dut>
+LineOut Apply(Harness<Dut>& h, size_t cl_bytes, const std::vector<uint8_t>& main,
+              const std::vector<uint8_t>& check) {
+  auto& d = h.dut();
+  // The RTL's line width must be the config's: a port of another size would be half-driven.
+  REQUIRE(sizeof(d.data_i) == cl_bytes);
+  e::PutBytes(d.data_i, main);
+  e::PutBytes(d.check_i, check);
+  h.Eval();
+  LineOut out{e::GetBytes(d.enc_check_o, cl_bytes / 8), e::GetBytes(d.dec_data_o, cl_bytes),
+              ToStatus(d.dec_status_o), static_cast<uint64_t>(d.dec_word_corrected_o),
+              static_cast<uint64_t>(d.dec_word_uncorrectable_o)};
+  h.Tick();
+  return out;
+}
+
+// Compare every output with the model's decode of the same read.
+void RequireMatchesModel(const LineOut& rtl, const std::vector<uint8_t>& main,
+                         const std::vector<uint8_t>& check) {
+  const size_t words = main.size() / 8;
+  std::vector<uint8_t> want_check(words);
+  m::EncodeSpare(main.data(), main.size(), want_check.data(), want_check.size());
+  REQUIRE(rtl.enc_check == want_check);
+  const m::DecodedBlock want = m::DecodeBlock(main.data(), main.size(), check.data());
+  REQUIRE(flint::ToString(rtl.status) == flint::ToString(want.status));
+  for (size_t w = 0; w < words; ++w) {
+    INFO("word " << w);
+    REQUIRE(((rtl.corrected >> w) & 1u) == (want.word_status[w] == Status::kCorrected));
+    REQUIRE(((rtl.uncorrectable >> w) & 1u) == (want.word_status[w] == Status::kUncorrectable));
+    REQUIRE(m::LoadWord(rtl.data.data(), w) == m::LoadWord(want.data.data(), w));
+  }
+}
+
+std::vector<uint8_t> CheckOf(const std::vector<uint8_t>& main) {
+  std::vector<uint8_t> check(main.size() / 8);
+  m::EncodeSpare(main.data(), main.size(), check.data(), check.size());
+  return check;
+}
+
+template <class Dut>
+void CleanLines(const flint::Config& cfg, uint32_t seed) {
+  INFO("config " << cfg.name);
+  std::mt19937_64 rng(seed);
+  Harness<Dut> h(seed, "ecc_cl");
+  h.Reset();
+  for (int i = 0; i < 500; ++i) {
+    std::vector<uint8_t> main = e::RandomBytes(rng, cfg.cl_bytes);
+    if (i == 0) std::fill(main.begin(), main.end(), 0x00);
+    if (i == 1) std::fill(main.begin(), main.end(), 0xFF);
+    const std::vector<uint8_t> check = CheckOf(main);
+    const LineOut out = Apply(h, cfg.cl_bytes, main, check);
+    REQUIRE(out.enc_check == check);
+    REQUIRE(out.status == Status::kOk);
+    REQUIRE(out.data == main);
+    REQUIRE(out.corrected == 0);
+    REQUIRE(out.uncorrectable == 0);
+  }
+  REQUIRE_FALSE(h.Failed());
+}
+
+// Each code bit of the line in turn, then one error in every word at once.
+template <class Dut>
+void SingleErrors(const flint::Config& cfg, uint32_t seed) {
+  INFO("config " << cfg.name);
+  std::mt19937_64 rng(seed);
+  Harness<Dut> h(seed, "ecc_cl");
+  h.Reset();
+  const size_t words = cfg.cl_bytes / 8;
+  const std::vector<uint8_t> main = e::RandomBytes(rng, cfg.cl_bytes);
+  const std::vector<uint8_t> check = CheckOf(main);
+  for (size_t w = 0; w < words; ++w) {
+    for (unsigned b = 0; b < m::kSecdedCodeBits; ++b) {
+      INFO("word " << w << " code bit " << b);
+      std::vector<uint8_t> bad_main = main, bad_check = check;
+      e::FlipCodeBit(bad_main, bad_check, w, b);
+      const LineOut out = Apply(h, cfg.cl_bytes, bad_main, bad_check);
+      REQUIRE(out.status == Status::kCorrected);
+      REQUIRE(out.data == main);
+      REQUIRE(out.corrected == (uint64_t{1} << w));
+      REQUIRE(out.uncorrectable == 0);
+      RequireMatchesModel(out, bad_main, bad_check);
+    }
+  }
+  for (int round = 0; round < 50; ++round) {
+    std::vector<uint8_t> bad_main = main, bad_check = check;
+    for (size_t w = 0; w < words; ++w) {
+      e::FlipCodeBit(bad_main, bad_check, w, e::RandomCodeBits(rng, 1)[0]);
+    }
+    const LineOut out = Apply(h, cfg.cl_bytes, bad_main, bad_check);
+    REQUIRE(out.status == Status::kCorrected);
+    REQUIRE(out.data == main);
+    REQUIRE(out.corrected == (words == 64 ? ~uint64_t{0} : (uint64_t{1} << words) - 1));
+  }
+  REQUIRE_FALSE(h.Failed());
+}
+
+// A double error in any one word makes the line UNCORRECTABLE whatever the other words hold;
+// that word comes back as read, the others corrected.
+template <class Dut>
+void DetectedWordPoisonsLine(const flint::Config& cfg, uint32_t seed) {
+  INFO("config " << cfg.name);
+  std::mt19937_64 rng(seed);
+  Harness<Dut> h(seed, "ecc_cl");
+  h.Reset();
+  const size_t words = cfg.cl_bytes / 8;
+  for (int round = 0; round < 20; ++round) {
+    const std::vector<uint8_t> main = e::RandomBytes(rng, cfg.cl_bytes);
+    const std::vector<uint8_t> check = CheckOf(main);
+    for (size_t bad = 0; bad < words; ++bad) {
+      INFO("round " << round << " double error in word " << bad);
+      std::vector<uint8_t> rd_main = main, rd_check = check;
+      for (unsigned b : e::RandomCodeBits(rng, 2)) e::FlipCodeBit(rd_main, rd_check, bad, b);
+      const std::vector<uint8_t> as_read = rd_main;
+      // Other words: clean or a single error (correctable), at random.
+      for (size_t w = 0; w < words; ++w) {
+        if (w != bad && (rng() & 1)) {
+          e::FlipCodeBit(rd_main, rd_check, w, e::RandomCodeBits(rng, 1)[0]);
+        }
+      }
+      const LineOut out = Apply(h, cfg.cl_bytes, rd_main, rd_check);
+      REQUIRE(out.status == Status::kUncorrectable);
+      REQUIRE(out.uncorrectable == (uint64_t{1} << bad));
+      for (size_t w = 0; w < words; ++w) {
+        const uint64_t want = m::LoadWord((w == bad ? as_read : main).data(), w);
+        REQUIRE(m::LoadWord(out.data.data(), w) == want);
+      }
+      RequireMatchesModel(out, rd_main, rd_check);
+    }
+  }
+  REQUIRE_FALSE(h.Failed());
+}
+
+// Random patterns: each word clean or with 1..4 errors. Every output against the model, and a
+// model-free rule: a line with any word holding 1..3 errors (never a zero syndrome at distance
+// 4) must not be reported OK.
+template <class Dut>
+void RandomPatterns(const flint::Config& cfg, uint32_t seed, int lines) {
+  INFO("config " << cfg.name);
+  std::mt19937_64 rng(seed);
+  Harness<Dut> h(seed, "ecc_cl");
+  h.Reset();
+  const size_t words = cfg.cl_bytes / 8;
+  std::discrete_distribution<unsigned> errors_d({80, 10, 5, 4, 1});
+  unsigned by_status[3] = {0, 0, 0};
+  for (int i = 0; i < lines; ++i) {
+    INFO("line " << i);
+    const std::vector<uint8_t> main = e::RandomBytes(rng, cfg.cl_bytes);
+    std::vector<uint8_t> rd_main = main, rd_check = CheckOf(main);
+    bool any_visible = false;
+    for (size_t w = 0; w < words; ++w) {
+      const unsigned errors = errors_d(rng);
+      if (errors >= 1 && errors <= 3) any_visible = true;
+      for (unsigned b : e::RandomCodeBits(rng, errors)) e::FlipCodeBit(rd_main, rd_check, w, b);
+    }
+    const LineOut out = Apply(h, cfg.cl_bytes, rd_main, rd_check);
+    RequireMatchesModel(out, rd_main, rd_check);
+    if (any_visible) REQUIRE(out.status != Status::kOk);
+    ++by_status[static_cast<unsigned>(out.status)];
+  }
+  REQUIRE(by_status[0] > 0);
+  REQUIRE(by_status[1] > 0);
+  REQUIRE(by_status[2] > 0);
+  REQUIRE_FALSE(h.Failed());
+}
+
+// Pages written through the model's spare hook (the NAND layout) and read back line by line
+// through the RTL decoder with random bit errors at a raw bit error rate: every line whose
+// words hold at most one error each returns the written data exactly; a line with a word at
+// two errors is UNCORRECTABLE; nothing beyond the limit is returned as OK.
+template <class Dut>
+void PagesThroughSpareHook(const flint::Config& cfg, uint32_t seed, double rber, int pages,
+                           unsigned* lines_beyond) {
+  INFO("config " << cfg.name << " rber " << rber);
+  std::mt19937_64 rng(seed);
+  Harness<Dut> h(seed, "ecc_cl");
+  h.Reset();
+  const m::SpareHook hook = m::MakeSpareHook(cfg.spare_bytes);
+  std::bernoulli_distribution flip(rber);
+  const size_t words_per_line = cfg.cl_bytes / 8;
+  for (int pg = 0; pg < pages; ++pg) {
+    const std::vector<uint8_t> main = e::RandomBytes(rng, cfg.page_bytes);
+    const std::vector<uint8_t> spare = hook(main);
+    // Errors anywhere in the stored page: main and the check bytes of the spare area.
+    std::vector<uint8_t> rd_main = main, rd_spare = spare;
+    std::vector<unsigned> errors(cfg.page_bytes / 8, 0);
+    for (size_t w = 0; w < errors.size(); ++w) {
+      for (unsigned b = 0; b < m::kSecdedCodeBits; ++b) {
+        if (!flip(rng)) continue;
+        ++errors[w];
+        if (b < 64) {
+          rd_main[w * 8 + b / 8] ^= static_cast<uint8_t>(1u << (b % 8));
+        } else {
+          rd_spare[m::SpareByteOfWord(w)] ^= static_cast<uint8_t>(1u << (b - 64));
+        }
+      }
+    }
+    for (size_t line = 0; line < cfg.cl_per_page; ++line) {
+      INFO("page " << pg << " line " << line);
+      const size_t off = line * cfg.cl_bytes, spare_off = m::SpareOffsetOfLine(line, cfg.cl_bytes);
+      const std::vector<uint8_t> line_main(rd_main.begin() + off,
+                                           rd_main.begin() + off + cfg.cl_bytes);
+      const std::vector<uint8_t> line_check(rd_spare.begin() + spare_off,
+                                            rd_spare.begin() + spare_off + words_per_line);
+      const LineOut out = Apply(h, cfg.cl_bytes, line_main, line_check);
+      RequireMatchesModel(out, line_main, line_check);
+      // What the reference says from the injected error counts alone.
+      unsigned max_err = 0, total = 0;
+      for (size_t w = 0; w < words_per_line; ++w) {
+        max_err = std::max(max_err, errors[line * words_per_line + w]);
+        total += errors[line * words_per_line + w];
+      }
+      const std::vector<uint8_t> written(main.begin() + off, main.begin() + off + cfg.cl_bytes);
+      if (max_err <= 1) {
+        REQUIRE(out.data == written);
+        REQUIRE(out.status == (total == 0 ? Status::kOk : Status::kCorrected));
+      } else {
+        ++*lines_beyond;
+        REQUIRE(out.status != Status::kOk);
+        if (max_err == 2) {
+          bool only_doubles_or_less = true;
+          for (size_t w = 0; w < words_per_line; ++w) {
+            only_doubles_or_less &= errors[line * words_per_line + w] <= 2;
+          }
+          if (only_doubles_or_less) REQUIRE(out.status == Status::kUncorrectable);
+        }
+      }
+    }
+  }
+  REQUIRE_FALSE(h.Failed());
+}
+
+// The registered decoder streams lines with random valid/ready: every accepted line comes out
+// exactly once, in order, one cycle after acceptance when the output is free, decoded as the
+// model decodes it, with its tag.
+template <class Dut>
+void RegisteredStream(const flint::Config& cfg, uint32_t seed, int cycles) {
+  INFO("config " << cfg.name);
+  std::mt19937_64 rng(seed);
+  Harness<Dut> h(seed, "ecc_cl_reg");
+  auto& d = h.dut();
+  REQUIRE(sizeof(d.in_data_i) == cfg.cl_bytes);
+  h.Reset();
+  const size_t words = cfg.cl_bytes / 8;
+  struct Expect {
+    m::DecodedBlock dec;
+    uint16_t tag;
+    uint64_t accepted_cycle;
+  };
+  std::deque<Expect> pending;
+  std::bernoulli_distribution valid_d(0.7), ready_d(0.6);
+  std::discrete_distribution<unsigned> errors_d({85, 10, 5});
+  uint16_t next_tag = 0;
+  unsigned accepted = 0, delivered = 0, stalled = 0;
+  std::vector<uint8_t> main, check;
+  bool holding = false;
+  for (int c = 0; c < cycles; ++c) {
+    INFO("cycle " << h.cycle());
+    // A new line only when the previous one was taken: payload holds while valid && !ready.
+    if (!holding) {
+      main = e::RandomBytes(rng, cfg.cl_bytes);
+      check = CheckOf(main);
+      for (size_t w = 0; w < words; ++w) {
+        for (unsigned b : e::RandomCodeBits(rng, errors_d(rng))) e::FlipCodeBit(main, check, w, b);
+      }
+      d.in_valid_i = valid_d(rng);
+    }
+    e::PutBytes(d.in_data_i, main);
+    e::PutBytes(d.in_check_i, check);
+    d.in_tag_i = next_tag;
+    d.out_ready_i = ready_d(rng);
+    h.Eval();
+    // In-order, exactly-once delivery compared to the model.
+    REQUIRE(static_cast<bool>(d.out_valid_o) == !pending.empty());
+    if (d.out_valid_o && d.out_ready_i) {
+      const Expect& want = pending.front();
+      REQUIRE(d.out_tag_o == want.tag);
+      REQUIRE(h.cycle() >= want.accepted_cycle + 1);  // registered: never the same cycle
+      REQUIRE(e::GetBytes(d.out_data_o, cfg.cl_bytes) == want.dec.data);
+      REQUIRE(flint::ToString(ToStatus(d.out_status_o)) == flint::ToString(want.dec.status));
+      for (size_t w = 0; w < words; ++w) {
+        REQUIRE(e::Bit(d.out_word_corrected_o, w) ==
+                (want.dec.word_status[w] == Status::kCorrected));
+        REQUIRE(e::Bit(d.out_word_uncorrectable_o, w) ==
+                (want.dec.word_status[w] == Status::kUncorrectable));
+      }
+      pending.pop_front();
+      ++delivered;
+    }
+    if (d.out_valid_o && !d.out_ready_i) ++stalled;
+    const bool accept = d.in_valid_i && d.in_ready_o;
+    // One stage: ready whenever the stage is empty or drains this cycle.
+    REQUIRE(static_cast<bool>(d.in_ready_o) == (pending.empty() || d.out_ready_i));
+    if (accept) {
+      pending.push_back({m::DecodeBlock(main.data(), main.size(), check.data()), next_tag,
+                         h.cycle()});
+      ++next_tag;
+      ++accepted;
+    }
+    holding = d.in_valid_i && !d.in_ready_o;
+    h.Tick();
+    REQUIRE(pending.size() <= 1);
+  }
+  REQUIRE(accepted > static_cast<unsigned>(cycles) / 4);
+  REQUIRE(delivered + pending.size() == accepted);
+  REQUIRE(stalled > 0);  // backpressure was exercised
+  REQUIRE_FALSE(h.Failed());
+}
+
+}  // namespace
+
+TEST_CASE("ecc_cl: clean lines encode as the model and decode OK at small medium and paper",
+          "[ecc][ecc_cl][random]") {
+  const uint32_t seed = flint::tb::TestSeed();
+  INFO(flint::tb::ReplayCommand(seed));
+  CleanLines<Vecc_cl_small>(flint::kSmallConfig, seed);
+  CleanLines<Vecc_cl_medium>(flint::kMediumConfig, seed);
+  CleanLines<Vecc_cl_paper>(flint::kPaperConfig, seed);
+}
+
+TEST_CASE("ecc_cl: every single-bit error of a line is corrected at small medium and paper",
+          "[ecc][ecc_cl][random]") {
+  const uint32_t seed = flint::tb::TestSeed();
+  INFO(flint::tb::ReplayCommand(seed));
+  SingleErrors<Vecc_cl_small>(flint::kSmallConfig, seed);
+  SingleErrors<Vecc_cl_medium>(flint::kMediumConfig, seed);
+  SingleErrors<Vecc_cl_paper>(flint::kPaperConfig, seed);
+}
+
+TEST_CASE("ecc_cl: a detected error in any word makes the line UNCORRECTABLE",
+          "[ecc][ecc_cl][random]") {
+  const uint32_t seed = flint::tb::TestSeed();
+  INFO(flint::tb::ReplayCommand(seed));
+  DetectedWordPoisonsLine<Vecc_cl_small>(flint::kSmallConfig, seed);
+  DetectedWordPoisonsLine<Vecc_cl_medium>(flint::kMediumConfig, seed);
+  DetectedWordPoisonsLine<Vecc_cl_paper>(flint::kPaperConfig, seed);
+}
+
+TEST_CASE("ecc_cl: random error patterns match the model on every output",
+          "[ecc][ecc_cl][random]") {
+  const uint32_t seed = flint::tb::TestSeed();
+  INFO(flint::tb::ReplayCommand(seed));
+  RandomPatterns<Vecc_cl_small>(flint::kSmallConfig, seed, 4000);
+  RandomPatterns<Vecc_cl_medium>(flint::kMediumConfig, seed, 3000);
+  RandomPatterns<Vecc_cl_paper>(flint::kPaperConfig, seed, 2000);
+}
+
+TEST_CASE("ecc_cl: pages written through the spare hook read back line by line",
+          "[ecc][ecc_cl][random]") {
+  const uint32_t seed = flint::tb::TestSeed();
+  INFO(flint::tb::ReplayCommand(seed));
+  unsigned beyond = 0;
+  // Low RBER: almost all lines clean or corrected. High RBER: many lines past the limit.
+  PagesThroughSpareHook<Vecc_cl_small>(flint::kSmallConfig, seed, 1e-3, 200, &beyond);
+  PagesThroughSpareHook<Vecc_cl_paper>(flint::kPaperConfig, seed, 2e-4, 20, &beyond);
+  PagesThroughSpareHook<Vecc_cl_paper>(flint::kPaperConfig, seed + 1, 5e-3, 10, &beyond);
+  PagesThroughSpareHook<Vecc_cl_medium>(flint::kMediumConfig, seed, 2e-3, 40, &beyond);
+  REQUIRE(beyond > 10);  // the beyond-the-limit branch was exercised
+}
+
+TEST_CASE("ecc_cl_reg: registered decoder streams lines under backpressure",
+          "[ecc][ecc_cl_reg][random]") {
+  const uint32_t seed = flint::tb::TestSeed();
+  INFO(flint::tb::ReplayCommand(seed));
+  RegisteredStream<Vecc_cl_reg_small>(flint::kSmallConfig, seed, 3000);
+  RegisteredStream<Vecc_cl_reg_paper>(flint::kPaperConfig, seed, 3000);
+}
