@@ -20,8 +20,10 @@ namespace flint::tb {
 template <class Dut>
 class Harness {
  public:
-  // `waves_block` names tb/waves/<block>.gtkw, the signal groups for GTKWave.
-  explicit Harness(uint32_t seed, const std::string& waves_block = "")
+  // `waves_block` names tb/waves/<block>.gtkw, the signal groups for GTKWave. `waves_suffix`
+  // tells apart the files of several harnesses in one test (the RTL and its netlist in a miter).
+  explicit Harness(uint32_t seed, const std::string& waves_block = "",
+                   const std::string& waves_suffix = "")
       : ctx_(std::make_unique<VerilatedContext>()) {
     ctx_->fatalOnError(false);
     ctx_->randReset(2);  // uninitialised state random per seed (with --x-initial unique)
@@ -29,7 +31,7 @@ class Harness {
     ctx_->traceEverOn(true);
     dut_ = std::make_unique<Dut>(ctx_.get(), "TOP");
     if (WavesRequested()) {
-      const std::string stem = WavePathStem();
+      const std::string stem = WavePathStem() + waves_suffix;
       trace_ = std::make_unique<VerilatedFstC>();
       dut_->trace(trace_.get(), 99);
       trace_->open((stem + ".fst").c_str());
@@ -38,7 +40,12 @@ class Harness {
   }
   ~Harness() {
     if (trace_) trace_->close();
+    // The model unregisters its scopes through the thread's current context; with two
+    // harnesses in one test the other one's context may already be freed (a hang at exit).
+    Select();
     dut_->final();
+    trace_.reset();
+    dut_.reset();
   }
   Harness(const Harness&) = delete;
   Harness& operator=(const Harness&) = delete;
@@ -59,10 +66,14 @@ class Harness {
   }
 
   // Settle combinational logic after inputs change.
-  void Eval() { dut_->eval(); }
+  void Eval() {
+    Select();
+    dut_->eval();
+  }
 
   // One clock cycle: dump, rising edge, dump, falling edge.
   void Tick() {
+    Select();
     dut_->eval();
     Dump();
     dut_->clk_i = 1;
@@ -76,6 +87,12 @@ class Harness {
   }
 
  private:
+  // Verilator 5.006 records $error/$stop (gotError) in the thread's current context, not in
+  // the model's own, and a context becomes current when it is created. With several harnesses
+  // in one test (the RTL and its netlist in a miter) each must make its own current before it
+  // evaluates, or its assertion failures land in another harness and Failed() misses them.
+  void Select() { Verilated::threadContextp(ctx_.get()); }
+
   void Dump() {
     if (trace_) trace_->dump(ctx_->time());
   }
