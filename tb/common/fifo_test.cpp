@@ -32,12 +32,12 @@ void RunRandom(uint32_t seed, unsigned depth, unsigned width, double p_push, dou
     d.out_ready_i = pop_d(rng);
     h.Eval();
     INFO("cycle " << h.cycle());
-    REQUIRE(d.usage_o == model.Size());
+    REQUIRE(unsigned{d.usage_o} == model.Size());
     REQUIRE(static_cast<bool>(d.out_valid_o) == model.CanPop());
     REQUIRE(static_cast<bool>(d.in_ready_o) == model.CanPush(d.out_ready_i && model.CanPop()));
     const bool push = d.in_valid_i && d.in_ready_o;
     const bool pop = d.out_valid_o && d.out_ready_i;
-    if (pop) REQUIRE(d.out_data_o == model.Front());
+    if (pop) REQUIRE(unsigned{d.out_data_o} == model.Front());
     model.Step(push, d.in_data_i, pop);
     pushed += push;
     popped += pop;
@@ -64,19 +64,19 @@ TEST_CASE("fifo: fills and refuses when full and drains in order", "[common][fif
     h.Tick();
   }
   h.Eval();
-  REQUIRE(d.usage_o == 4);
+  REQUIRE(unsigned{d.usage_o} == 4);
   REQUIRE_FALSE(d.in_ready_o);  // full, no pop: refuse
   d.in_valid_i = 0;
   d.out_ready_i = 1;
   for (unsigned i = 0; i < 4; ++i) {
     h.Eval();
     REQUIRE(d.out_valid_o);
-    REQUIRE(d.out_data_o == 0x100 + i);
+    REQUIRE(unsigned{d.out_data_o} == 0x100 + i);
     h.Tick();
   }
   h.Eval();
   REQUIRE_FALSE(d.out_valid_o);
-  REQUIRE(d.usage_o == 0);
+  REQUIRE(unsigned{d.usage_o} == 0);
   REQUIRE_FALSE(h.Failed());
 }
 
@@ -95,8 +95,8 @@ TEST_CASE("fifo: full FIFO streams one entry a cycle", "[common][fifo][corner]")
     d.in_data_i = i;
     h.Eval();
     REQUIRE(d.in_ready_o);  // pop frees the slot in the same cycle
-    REQUIRE(d.out_data_o == i - 4);
-    REQUIRE(d.usage_o == 4);
+    REQUIRE(unsigned{d.out_data_o} == i - 4);
+    REQUIRE(unsigned{d.usage_o} == 4);
     h.Tick();
   }
   REQUIRE_FALSE(h.Failed());

@@ -29,11 +29,11 @@ int Cycle(Harness<Dut>& h, RrArbModel& model, uint32_t req, bool ready) {
   REQUIRE(static_cast<bool>(d.out_valid_o) == w.has_value());
   int transfer = -1;
   if (w) {
-    REQUIRE(d.out_idx_o == *w);
-    REQUIRE(d.gnt_o == (1u << *w));
+    REQUIRE(unsigned{d.out_idx_o} == *w);
+    REQUIRE(unsigned{d.gnt_o} == (1u << *w));
     if (ready) transfer = static_cast<int>(*w);
   } else {
-    REQUIRE(d.gnt_o == 0);
+    REQUIRE(unsigned{d.gnt_o} == 0);
   }
   model.Step(req, ready);
   h.Tick();
@@ -133,7 +133,7 @@ TEST_CASE("rr_arb: a stall holds the decision", "[common][rr_arb][directed]") {
   for (int c = 0; c < 4; ++c) REQUIRE(Cycle(h, m, 0b01001, false) == -1);
   d.req_i = 0b01001;
   h.Eval();
-  REQUIRE(d.out_idx_o == 3);
+  REQUIRE(unsigned{d.out_idx_o} == 3);
   REQUIRE(Cycle(h, m, 0b01001, true) == 3);
   REQUIRE(Cycle(h, m, 0b01001, true) == 0);  // after 3: 4 is idle, wrap to 0
 }
@@ -148,7 +148,7 @@ TEST_CASE("rr_arb: priority moves only on a transfer", "[common][rr_arb][corner]
   d.req_i = 0b10010;
   d.out_ready_i = 1;
   h.Eval();
-  REQUIRE(d.out_idx_o == 1);
+  REQUIRE(unsigned{d.out_idx_o} == 1);
   REQUIRE(Cycle(h, m, 0b10010, true) == 1);
   REQUIRE(Cycle(h, m, 0b10010, true) == 4);
 }
