@@ -18,6 +18,7 @@ help:
 	@echo "make lint             Verilator -Wall + Yosys synth of every RTL module (small, paper)"
 	@echo "make bench            benchmarks; results into $(BUILD)/bench and docs/bench.md"
 	@echo "make synth            Yosys synthesis of every block at small (area per module)"
+	@echo "make report           FTL metadata size per config from the RTL -> docs/ftl_metadata.md"
 	@echo "make area             paper-config synthesis + SRAM model: docs/area.md, docs/area.json"
 	@echo "                      (DEMAND=file.json: measured program-queue demand, docs/synth.md)"
 	@echo "make waves TEST='<test name>' SEED=<n>   rerun one test with an FST + GTKWave save file"
@@ -56,6 +57,9 @@ synth: configure
 area: configure
 	@python3 scripts/area.py --gen $(BUILD)/gen --config paper --out $(BUILD)/synth \
 	  --jobs $(JOBS) $(if $(DEMAND),--demand $(DEMAND))
+
+report: configure
+	@python3 scripts/ftl_report.py --gen $(BUILD)/gen --out docs/ftl_metadata.md
 
 waves: build
 	@test -n "$(TEST)" || { echo "usage: make waves TEST='<test case name>' SEED=<n>"; exit 2; }

@@ -26,5 +26,36 @@ package flint_pkg;
   } nand_cmd_e;
   localparam int unsigned NandCmdWidth = 3;
 
+  // FTL block relocation table (docs/ftl.md). C++ mirror: model/ftl/ftl_types.hpp.
+  // Commands of the relocation table's command port.
+  typedef enum logic [2:0] {
+    RelocCmdAlloc   = 3'd0,  // reserve a free block on the phantom plane of (die, logical block)
+    RelocCmdCommit  = 3'd1,  // point the logical block at its reserved (now copied) block
+    RelocCmdRelease = 3'd2,  // a vacated block after its erase, or a reservation given up: free
+    RelocCmdMarkBad = 3'd3,  // take a block out of use for good
+    RelocCmdQuery   = 3'd4   // state and logical owner of a physical block
+  } reloc_cmd_e;
+  localparam int unsigned RelocCmdWidth = 3;
+
+  // Outcome of a relocation-table command.
+  typedef enum logic [2:0] {
+    FtlOk         = 3'd0,
+    FtlOutOfRange = 3'd1,  // a die, plane or block field past the geometry
+    FtlNoFree     = 3'd2,  // no free block on the plane the copy has to go to
+    FtlBusy       = 3'd3,  // a relocation of this (die, logical block) is already reserved
+    FtlWrongState = 3'd4   // the physical block is not in a state the command applies to
+  } ftl_status_e;
+  localparam int unsigned FtlStatusWidth = 3;
+
+  // State of one physical block in the relocation table.
+  typedef enum logic [2:0] {
+    BlkFree     = 3'd0,  // erased and good: in the free-block pool
+    BlkMapped   = 3'd1,  // backs exactly one logical block
+    BlkReserved = 3'd2,  // taken from the pool for a copy in progress
+    BlkVacated  = 3'd3,  // no longer mapped, not yet erased
+    BlkBad      = 3'd4   // never used again
+  } blk_state_e;
+  localparam int unsigned BlkStateWidth = 3;
+
 endpackage
 `default_nettype wire
