@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "model/nand/page_content.hpp"
+
 namespace flint::model {
 namespace {
 
@@ -121,38 +123,11 @@ void StoreWord(uint8_t* bytes, size_t word, uint64_t value) {
   }
 }
 
-size_t SpareOffsetOfLine(size_t line, size_t cl_bytes) {
-  RequireWordMultiple(cl_bytes, "cl_bytes");
-  return line * (cl_bytes / kWordBytes);
-}
-
-size_t SpareBytesNeeded(size_t main_bytes) {
-  RequireWordMultiple(main_bytes, "main area");
-  return main_bytes / kWordBytes;
-}
-
-void EncodeSpare(const uint8_t* main, size_t main_bytes, uint8_t* spare, size_t spare_bytes) {
-  const size_t words = SpareBytesNeeded(main_bytes);
-  if (spare_bytes < words) {
-    throw std::invalid_argument("secded: spare area of " + std::to_string(spare_bytes) +
-                                " bytes cannot hold the " + std::to_string(words) +
-                                " check bytes of a " + std::to_string(main_bytes) +
-                                "-byte main area");
-  }
-  for (size_t w = 0; w < words; ++w) spare[SpareByteOfWord(w)] = SecdedEncode(LoadWord(main, w));
-  for (size_t k = words; k < spare_bytes; ++k) spare[k] = 0xFF;
-}
-
-std::vector<uint8_t> SpareForMain(const std::vector<uint8_t>& main, size_t spare_bytes) {
-  std::vector<uint8_t> spare(spare_bytes, 0xFF);
-  EncodeSpare(main.data(), main.size(), spare.data(), spare.size());
-  return spare;
-}
-
-SpareHook MakeSpareHook(size_t spare_bytes) {
-  return [spare_bytes](const std::vector<uint8_t>& main) {
-    return SpareForMain(main, spare_bytes);
-  };
+std::vector<uint8_t> CheckBytes(const uint8_t* data, size_t bytes) {
+  RequireWordMultiple(bytes, "data");
+  std::vector<uint8_t> check(bytes / kWordBytes);
+  for (size_t w = 0; w < check.size(); ++w) check[w] = SecdedEncode(LoadWord(data, w));
+  return check;
 }
 
 DecodedBlock DecodeBlock(const uint8_t* main, size_t bytes, const uint8_t* check) {
@@ -172,17 +147,15 @@ DecodedBlock DecodeBlock(const uint8_t* main, size_t bytes, const uint8_t* check
   return out;
 }
 
-DecodedBlock DecodeLine(const std::vector<uint8_t>& page_main,
-                        const std::vector<uint8_t>& page_spare, size_t line, size_t cl_bytes) {
-  const size_t offset = SpareOffsetOfLine(line, cl_bytes);
-  const size_t words = cl_bytes / kWordBytes;
-  if ((line + 1) * cl_bytes > page_main.size() || offset + words > page_spare.size()) {
-    throw std::out_of_range("secded: line " + std::to_string(line) + " of " +
-                            std::to_string(cl_bytes) + " B is outside a page of " +
-                            std::to_string(page_main.size()) + "+" +
-                            std::to_string(page_spare.size()) + " bytes");
+DecodedBlock DecodeImage(const uint8_t* image, size_t image_bytes) {
+  if (image_bytes % kCodewordBytes != 0) {
+    throw std::invalid_argument("secded: an image slice of " + std::to_string(image_bytes) +
+                                " bytes is not a whole number of 9-byte codewords");
   }
-  return DecodeBlock(page_main.data() + line * cl_bytes, cl_bytes, page_spare.data() + offset);
+  const size_t words = image_bytes / kCodewordBytes;
+  std::vector<uint8_t> data(words * kWordBytes), check(words);
+  SplitImage(image, words, data.data(), check.data());
+  return DecodeBlock(data.data(), data.size(), check.data());
 }
 
 double BinomialTail(unsigned n, unsigned k, double rber) {

@@ -1,9 +1,8 @@
 // Golden model of FLINT's ECC: a (72,64) Hsiao SEC-DED code per 64-bit word (docs/ecc.md).
 //
-// A NAND page holds page_bytes of data and page_bytes/8 bytes of spare: word w of the page is
-// main bytes [8w, 8w+8) (little-endian: byte 8w is bits 7:0) and its check byte is spare byte w.
-// A cache line of cl_bytes is cl_bytes/8 consecutive words, so its check bytes are the
-// consecutive spare bytes [line * cl_bytes/8, (line+1) * cl_bytes/8).
+// Word w of a page is data bytes [8w, 8w+8) (little-endian: byte 8w is bits 7:0). On the NAND
+// the page image interleaves each word with its check byte (codeword w = image bytes [9w, 9w+9),
+// model/nand/page_content.hpp), so a cache line with its check bytes is one contiguous slice.
 //
 // The H matrix is built here by the Hsiao construction (odd-weight columns, balanced rows),
 // from the rule in docs/ecc.md; the RTL carries it as generated localparams, and tb/ecc checks
@@ -12,7 +11,6 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <vector>
 
 #include "model/common/types.hpp"
@@ -52,26 +50,9 @@ Status ReduceStatus(Status a, Status b);
 uint64_t LoadWord(const uint8_t* bytes, size_t word);
 void StoreWord(uint8_t* bytes, size_t word, uint64_t value);
 
-// Spare byte that holds the check bits of main-area word `word`, and the first spare byte of
-// cache line `line` of a page (cl_bytes/8 check bytes follow it).
-inline constexpr size_t SpareByteOfWord(size_t word) { return word; }
-size_t SpareOffsetOfLine(size_t line, size_t cl_bytes);
-
-// Spare bytes the code needs for main_bytes of data (main_bytes must be a multiple of 8).
-size_t SpareBytesNeeded(size_t main_bytes);
-
-// Fill spare[0 .. main_bytes/8) with the check bytes of main and any spare bytes past those with
-// 0xFF (as an erased cell reads). Throws std::invalid_argument if main_bytes is not a multiple
-// of 8 or the spare area is too small. Its signature is the NAND model's SpareFn
-// (model/nand/page_content.hpp): `die.SetSpareFn(flint::model::EncodeSpare)` installs the code.
-void EncodeSpare(const uint8_t* main, size_t main_bytes, uint8_t* spare, size_t spare_bytes);
-
-// The same as a value: main-area bytes -> spare-area bytes (spare_bytes of them, check bytes
-// first, the rest 0xFF). Throws as EncodeSpare.
-std::vector<uint8_t> SpareForMain(const std::vector<uint8_t>& main, size_t spare_bytes);
-using SpareHook = std::function<std::vector<uint8_t>(const std::vector<uint8_t>&)>;
-// A hook bound to one spare size, for a NAND model configured with it.
-SpareHook MakeSpareHook(size_t spare_bytes);
+// Check bytes of `bytes` bytes of data (a multiple of 8), one per word: the encoder's output
+// bus for a line. Throws std::invalid_argument for another size.
+std::vector<uint8_t> CheckBytes(const uint8_t* data, size_t bytes);
 
 struct DecodedBlock {
   std::vector<uint8_t> data;          // corrected bytes (uncorrectable words as read)
@@ -85,9 +66,10 @@ struct DecodedBlock {
 // bytes, which start at `check`. Throws std::invalid_argument if bytes is not a multiple of 8.
 DecodedBlock DecodeBlock(const uint8_t* main, size_t bytes, const uint8_t* check);
 
-// Decode cache line `line` of a page given its whole main and spare areas.
-DecodedBlock DecodeLine(const std::vector<uint8_t>& page_main,
-                        const std::vector<uint8_t>& page_spare, size_t line, size_t cl_bytes);
+// Decode an interleaved image slice of whole codewords (a cache line as DataOut returns it:
+// cl_image_bytes; or a whole page image). Throws std::invalid_argument if image_bytes is not a
+// multiple of 9.
+DecodedBlock DecodeImage(const uint8_t* image, size_t image_bytes);
 
 // ---- correction limit as probabilities (docs/ecc.md) ---------------------------------------
 

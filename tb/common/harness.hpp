@@ -57,7 +57,11 @@ class Harness {
 
   // Active-low asynchronous reset held for `cycles` clock cycles.
   void Reset(int cycles = 2) {
+    // Drive a real falling edge of rst_ni so asynchronous resets fire at any call, not only
+    // from the (undefined) initial value.
     dut_->clk_i = 0;
+    dut_->rst_ni = 1;
+    Eval();
     dut_->rst_ni = 0;
     Eval();
     for (int i = 0; i < cycles; ++i) Tick();

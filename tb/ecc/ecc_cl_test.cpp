@@ -12,6 +12,7 @@
 #include "Vecc_cl_small.h"
 #include "flint_config.hpp"
 #include "model/ecc/secded.hpp"
+#include "model/nand/page_content.hpp"
 #include "tb/common/harness.hpp"
 #include "tb/ecc/ecc_tb.hpp"
 
@@ -56,9 +57,7 @@ LineOut Apply(Harness<Dut>& h, size_t cl_bytes, const std::vector<uint8_t>& main
 void RequireMatchesModel(const LineOut& rtl, const std::vector<uint8_t>& main,
                          const std::vector<uint8_t>& check) {
   const size_t words = main.size() / 8;
-  std::vector<uint8_t> want_check(words);
-  m::EncodeSpare(main.data(), main.size(), want_check.data(), want_check.size());
-  REQUIRE(rtl.enc_check == want_check);
+  REQUIRE(rtl.enc_check == m::CheckBytes(main.data(), main.size()));
   const m::DecodedBlock want = m::DecodeBlock(main.data(), main.size(), check.data());
   REQUIRE(flint::ToString(rtl.status) == flint::ToString(want.status));
   for (size_t w = 0; w < words; ++w) {
@@ -70,9 +69,7 @@ void RequireMatchesModel(const LineOut& rtl, const std::vector<uint8_t>& main,
 }
 
 std::vector<uint8_t> CheckOf(const std::vector<uint8_t>& main) {
-  std::vector<uint8_t> check(main.size() / 8);
-  m::EncodeSpare(main.data(), main.size(), check.data(), check.size());
-  return check;
+  return m::CheckBytes(main.data(), main.size());
 }
 
 template <class Dut>
@@ -201,44 +198,39 @@ void RandomPatterns(const flint::Config& cfg, uint32_t seed, int lines) {
   REQUIRE_FALSE(h.Failed());
 }
 
-// Pages written through the model's spare hook (the NAND layout) and read back line by line
+// Pages encoded into the NAND page image (codeword w = data word w + its check byte, the
+// encoder as the die's spare function) and read back line by line
 // through the RTL decoder with random bit errors at a raw bit error rate: every line whose
 // words hold at most one error each returns the written data exactly; a line with a word at
 // two errors is UNCORRECTABLE; nothing beyond the limit is returned as OK.
 template <class Dut>
-void PagesThroughSpareHook(const flint::Config& cfg, uint32_t seed, double rber, int pages,
+void PagesThroughImage(const flint::Config& cfg, uint32_t seed, double rber, int pages,
                            unsigned* lines_beyond) {
   INFO("config " << cfg.name << " rber " << rber);
   std::mt19937_64 rng(seed);
   Harness<Dut> h(seed, "ecc_cl");
   h.Reset();
-  const m::SpareHook hook = m::MakeSpareHook(cfg.spare_bytes);
   std::bernoulli_distribution flip(rber);
   const size_t words_per_line = cfg.cl_bytes / 8;
   for (int pg = 0; pg < pages; ++pg) {
     const std::vector<uint8_t> main = e::RandomBytes(rng, cfg.page_bytes);
-    const std::vector<uint8_t> spare = hook(main);
-    // Errors anywhere in the stored page: main and the check bytes of the spare area.
-    std::vector<uint8_t> rd_main = main, rd_spare = spare;
+    // Errors anywhere in the stored image: data and check bytes alike.
+    std::vector<uint8_t> rd_image = m::ImageFromData(main, m::SecdedEncode);
     std::vector<unsigned> errors(cfg.page_bytes / 8, 0);
     for (size_t w = 0; w < errors.size(); ++w) {
       for (unsigned b = 0; b < m::kSecdedCodeBits; ++b) {
         if (!flip(rng)) continue;
         ++errors[w];
-        if (b < 64) {
-          rd_main[w * 8 + b / 8] ^= static_cast<uint8_t>(1u << (b % 8));
-        } else {
-          rd_spare[m::SpareByteOfWord(w)] ^= static_cast<uint8_t>(1u << (b - 64));
-        }
+        rd_image[w * m::kCodewordBytes + b / 8] ^= static_cast<uint8_t>(1u << (b % 8));
       }
     }
     for (size_t line = 0; line < cfg.cl_per_page; ++line) {
       INFO("page " << pg << " line " << line);
-      const size_t off = line * cfg.cl_bytes, spare_off = m::SpareOffsetOfLine(line, cfg.cl_bytes);
-      const std::vector<uint8_t> line_main(rd_main.begin() + off,
-                                           rd_main.begin() + off + cfg.cl_bytes);
-      const std::vector<uint8_t> line_check(rd_spare.begin() + spare_off,
-                                            rd_spare.begin() + spare_off + words_per_line);
+      const size_t off = line * cfg.cl_bytes;
+      const auto slice = rd_image.begin() + m::ImageOffsetOfLine(cfg, line);
+      const std::vector<uint8_t> line_image(slice, slice + cfg.cl_image_bytes);
+      const std::vector<uint8_t> line_main = m::DataOfImage(line_image);
+      const std::vector<uint8_t> line_check = m::ChecksOfImage(line_image);
       const LineOut out = Apply(h, cfg.cl_bytes, line_main, line_check);
       RequireMatchesModel(out, line_main, line_check);
       // What the reference says from the injected error counts alone.
@@ -382,16 +374,16 @@ TEST_CASE("ecc_cl: random error patterns match the model on every output",
   RandomPatterns<Vecc_cl_paper>(flint::kPaperConfig, seed, 2000);
 }
 
-TEST_CASE("ecc_cl: pages written through the spare hook read back line by line",
+TEST_CASE("ecc_cl: NAND page images with random bit errors read back line by line",
           "[ecc][ecc_cl][random]") {
   const uint32_t seed = flint::tb::TestSeed();
   INFO(flint::tb::ReplayCommand(seed));
   unsigned beyond = 0;
   // Low RBER: almost all lines clean or corrected. High RBER: many lines past the limit.
-  PagesThroughSpareHook<Vecc_cl_small>(flint::kSmallConfig, seed, 1e-3, 200, &beyond);
-  PagesThroughSpareHook<Vecc_cl_paper>(flint::kPaperConfig, seed, 2e-4, 20, &beyond);
-  PagesThroughSpareHook<Vecc_cl_paper>(flint::kPaperConfig, seed + 1, 5e-3, 10, &beyond);
-  PagesThroughSpareHook<Vecc_cl_medium>(flint::kMediumConfig, seed, 2e-3, 40, &beyond);
+  PagesThroughImage<Vecc_cl_small>(flint::kSmallConfig, seed, 1e-3, 200, &beyond);
+  PagesThroughImage<Vecc_cl_paper>(flint::kPaperConfig, seed, 2e-4, 20, &beyond);
+  PagesThroughImage<Vecc_cl_paper>(flint::kPaperConfig, seed + 1, 5e-3, 10, &beyond);
+  PagesThroughImage<Vecc_cl_medium>(flint::kMediumConfig, seed, 2e-3, 40, &beyond);
   REQUIRE(beyond > 10);  // the beyond-the-limit branch was exercised
 }
 

@@ -11,6 +11,7 @@
 
 #include "flint_config.hpp"
 #include "model/ecc/secded.hpp"
+#include "model/nand/page_content.hpp"
 #include "tb/common/seed.hpp"
 #include "tb/ecc/ecc_tb.hpp"
 
@@ -70,52 +71,53 @@ TEST_CASE("secded model: status reduction order", "[ecc][secded_model][directed]
   REQUIRE(m::ReduceStatus(Status::kUncorrectable, Status::kOk) == Status::kUncorrectable);
 }
 
-TEST_CASE("secded model: page layout and the NAND spare hook at every config",
+TEST_CASE("secded model: the interleaved page image at every config",
           "[ecc][secded_model][random]") {
   const uint32_t seed = flint::tb::TestSeed();
   INFO(flint::tb::ReplayCommand(seed));
   std::mt19937_64 rng(seed);
   for (const flint::Config* cfg : flint::kAllConfigs) {
     INFO("config " << cfg->name);
-    // The configs reserve exactly one spare byte per 8-byte word.
-    REQUIRE(m::SpareBytesNeeded(cfg->page_bytes) == cfg->spare_bytes);
+    // The configs reserve exactly one check byte per 8-byte word.
+    REQUIRE(cfg->spare_bytes * 8 == cfg->page_bytes);
     const std::vector<uint8_t> main = flint::tb::ecc::RandomBytes(rng, cfg->page_bytes);
-    const m::SpareHook hook = m::MakeSpareHook(cfg->spare_bytes);
-    const std::vector<uint8_t> spare = hook(main);
-    REQUIRE(spare.size() == cfg->spare_bytes);
+    // The NAND page image under the ECC encoder: codeword w = data word w then its check byte.
+    const std::vector<uint8_t> image = m::ImageFromData(main, m::SecdedEncode);
+    REQUIRE(image.size() == cfg->page_image_bytes);
+    const std::vector<uint8_t> check = m::CheckBytes(main.data(), main.size());
+    REQUIRE(check == m::ChecksOfImage(image));
     for (size_t w = 0; w < cfg->page_bytes / 8; ++w) {
-      REQUIRE(spare[m::SpareByteOfWord(w)] == m::SecdedEncode(m::LoadWord(main.data(), w)));
+      REQUIRE(image[9 * w + 8] == m::SecdedEncode(m::LoadWord(main.data(), w)));
     }
-    // Every line of the page decodes clean, from its own slice of the spare area.
-    const size_t lines = cfg->page_bytes / cfg->cl_bytes;
-    REQUIRE(lines == cfg->cl_per_page);
-    for (size_t line = 0; line < lines; ++line) {
-      const m::DecodedBlock d = m::DecodeLine(main, spare, line, cfg->cl_bytes);
+    // Every line of the page decodes clean from its own contiguous image slice.
+    REQUIRE(cfg->page_bytes / cfg->cl_bytes == cfg->cl_per_page);
+    for (size_t line = 0; line < cfg->cl_per_page; ++line) {
+      const uint8_t* slice = image.data() + m::ImageOffsetOfLine(*cfg, line);
+      const m::DecodedBlock d = m::DecodeImage(slice, cfg->cl_image_bytes);
       REQUIRE(d.status == Status::kOk);
       REQUIRE(d.word_status.size() == cfg->cl_bytes / 8);
       REQUIRE(std::equal(d.data.begin(), d.data.end(), main.begin() + line * cfg->cl_bytes));
-      REQUIRE(m::SpareOffsetOfLine(line, cfg->cl_bytes) == line * cfg->cl_bytes / 8);
     }
-    REQUIRE_THROWS_AS(m::DecodeLine(main, spare, lines, cfg->cl_bytes), std::out_of_range);
-    // A bigger spare area keeps its extra bytes erased (0xFF).
-    const std::vector<uint8_t> wide = m::SpareForMain(main, cfg->spare_bytes + 16);
-    for (size_t k = cfg->spare_bytes; k < wide.size(); ++k) REQUIRE(wide[k] == 0xFF);
-    // The raw-pointer form fits the NAND model's SpareFn signature and overwrites a dirty buffer.
-    const std::function<void(const uint8_t*, uint64_t, uint8_t*, uint64_t)> nand_fn =
-        m::EncodeSpare;
-    std::vector<uint8_t> scratch(cfg->spare_bytes + 8, 0x5A);
-    nand_fn(main.data(), main.size(), scratch.data(), scratch.size());
-    REQUIRE(std::equal(spare.begin(), spare.end(), scratch.begin()));
-    for (size_t k = cfg->spare_bytes; k < scratch.size(); ++k) REQUIRE(scratch[k] == 0xFF);
+    // A whole page decodes as one slice too.
+    REQUIRE(m::DecodeImage(image.data(), image.size()).data == main);
+    // A tagged NAND page under the encoder as spare function decodes clean to its data.
+    const m::PageTag tag{rng() & 0xFFFFFF, 3, 1};
+    const std::vector<uint8_t> tagged = m::ExpectedPageImage(*cfg, tag, m::SecdedEncode);
+    std::vector<uint8_t> tag_data(cfg->page_bytes);
+    m::TagBytes(tag, 0, tag_data.size(), tag_data.data());
+    const m::DecodedBlock page = m::DecodeImage(tagged.data(), tagged.size());
+    REQUIRE(page.status == Status::kOk);
+    REQUIRE(page.data == tag_data);
   }
 }
 
 TEST_CASE("secded model: bad sizes are refused loudly", "[ecc][secded_model][corner]") {
   const std::vector<uint8_t> odd_main(100, 0);  // not a multiple of 8
-  REQUIRE_THROWS_AS(m::SpareForMain(odd_main, 64), std::invalid_argument);
+  REQUIRE_THROWS_AS(m::CheckBytes(odd_main.data(), odd_main.size()), std::invalid_argument);
   const std::vector<uint8_t> main(256, 0);
-  REQUIRE_THROWS_AS(m::SpareForMain(main, 31), std::invalid_argument);  // needs 32
-  REQUIRE_NOTHROW(m::SpareForMain(main, 32));
+  REQUIRE_NOTHROW(m::CheckBytes(main.data(), main.size()));
+  REQUIRE_THROWS_AS(m::DecodeImage(main.data(), 100), std::invalid_argument);  // not 9k
+  REQUIRE_NOTHROW(m::DecodeImage(main.data(), 252));
   REQUIRE_THROWS_AS(m::DecodeBlock(main.data(), 12, main.data()), std::invalid_argument);
   REQUIRE_THROWS_AS(m::BinomialTail(72, 2, -0.1), std::invalid_argument);
   REQUIRE_THROWS_AS(m::BinomialTail(72, 2, std::nan("")), std::invalid_argument);
