@@ -8,7 +8,7 @@ SEED    ?= 1
 DEMAND  ?=
 FLINT_ONLY ?=
 
-.PHONY: help setup setup-gui configure build test lint bench synth area report waves run \
+.PHONY: help setup setup-gui configure build test lint bench synth area report disturb waves run \
         regress clean
 .DEFAULT_GOAL := help
 
@@ -18,6 +18,7 @@ help:
 	@echo "make lint             Verilator -Wall + Yosys synth of every RTL module (small, paper)"
 	@echo "make bench            benchmarks; results into $(BUILD)/bench and docs/bench.md"
 	@echo "make synth            Yosys synthesis of every block at small (area per module)"
+	@echo "make disturb          read disturb per block, linear vs interleaved placement -> docs/disturb.md"
 	@echo "make report           FTL metadata size per config from the RTL -> docs/ftl_metadata.md"
 	@echo "make area             paper-config synthesis + SRAM model: docs/area.md, docs/area.json"
 	@echo "                      (DEMAND=file.json: measured program-queue demand, docs/synth.md)"
@@ -57,6 +58,9 @@ synth: configure
 area: configure
 	@python3 scripts/area.py --gen $(BUILD)/gen --config paper --out $(BUILD)/synth \
 	  --jobs $(JOBS) $(if $(DEMAND),--demand $(DEMAND))
+
+disturb: build
+	@$(BUILD)/sim/flint-disturb --config paper --out docs/disturb.md
 
 report: configure
 	@python3 scripts/ftl_report.py --gen $(BUILD)/gen --out docs/ftl_metadata.md
