@@ -8,7 +8,7 @@ SEED    ?= 1
 DEMAND  ?=
 FLINT_ONLY ?=
 
-.PHONY: help setup setup-gui configure build test lint bench synth area report disturb waves run \
+.PHONY: help setup setup-gui configure build test lint bench synth area report disturb refresh-cost waves run \
         regress clean
 .DEFAULT_GOAL := help
 
@@ -19,6 +19,7 @@ help:
 	@echo "make bench            benchmarks; results into $(BUILD)/bench and docs/bench.md"
 	@echo "make synth            Yosys synthesis of every block at small (area per module)"
 	@echo "make disturb          read disturb per block, linear vs interleaved placement -> docs/disturb.md"
+	@echo "make refresh-cost     decode-step stall: none / FLINT / in-place refresh -> docs/refresh_cost.md"
 	@echo "make report           FTL metadata size per config from the RTL -> docs/ftl_metadata.md"
 	@echo "make area             paper-config synthesis + SRAM model: docs/area.md, docs/area.json"
 	@echo "                      (DEMAND=file.json: measured program-queue demand, docs/synth.md)"
@@ -61,6 +62,9 @@ area: configure
 
 disturb: build
 	@$(BUILD)/sim/flint-disturb --config paper --out docs/disturb.md
+
+refresh-cost: build
+	@$(BUILD)/sim/flint-refresh-cost --config paper --out docs/refresh_cost.md
 
 report: configure
 	@python3 scripts/ftl_report.py --gen $(BUILD)/gen --out docs/ftl_metadata.md
