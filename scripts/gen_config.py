@@ -124,6 +124,13 @@ def derive(c):
     d["cl_data_bits"] = 8 * c["cl_bytes"]
     d["disturb_count_bits"] = clog2(c["disturb_limit"] + 1)
     d["crq_idx_bits"] = clog2(c["crq_entries"])
+    # The lookahead senses the next burst when its first request is queued; a queue shorter than
+    # a burst of lines holds the next burst's requests back until the active one is nearly
+    # drained, and a sequential sweep then runs at drain + tR instead of max(drain, tR)
+    # (docs/bbc.md, "Queue depth").
+    if c["crq_entries"] < d["cl_per_burst"]:
+        raise ConfigError(f"{c['name']}: crq_entries = {c['crq_entries']} is less than a burst of "
+                          f"lines ({d['cl_per_burst']}); the lookahead cannot reach the tR-bound peak")
     return d
 
 

@@ -18,6 +18,8 @@ CASES = {  # name: (edit of small.toml, text the error must contain)
     "line does not divide dies": (lambda s: s.replace("dies = 2", "dies = 128"), "divide"),
     "spare not page/8": (lambda s: s.replace("spare_bytes = 32", "spare_bytes = 16"),
                          "page_bytes/8"),
+    "queue shorter than a burst": (lambda s: s.replace("crq_entries = 64", "crq_entries = 32"),
+                                   "less than a burst of lines"),
     "name mismatch": (lambda s: s.replace('name = "small"', 'name = "smol"'), "must match"),
 }
 
