@@ -1,0 +1,357 @@
+#include "model/bbc/bbc_model.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "model/ecc/secded.hpp"
+#include "model/nand/page_content.hpp"
+
+namespace flint::model {
+
+namespace {
+constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
+}
+
+std::string_view ToString(BbcPolicy p) {
+  return p == BbcPolicy::kFcfs ? "fcfs" : "most-pending";
+}
+
+BbcPolicy ParseBbcPolicy(std::string_view text) {
+  if (text == "fcfs") return BbcPolicy::kFcfs;
+  if (text == "most-pending") return BbcPolicy::kMostPending;
+  throw std::invalid_argument("bbc: unknown policy '" + std::string(text) +
+                              "' (fcfs or most-pending)");
+}
+
+BbcModel::BbcModel(const Config& cfg, const BbcOptions& options) : cfg_(cfg), opt_(options) {
+  loaded_ = opt_.loaded_bursts ? opt_.loaded_bursts : cfg_.bursts_per_stack;
+  if (loaded_ > cfg_.bursts_per_stack) {
+    throw std::invalid_argument("bbc: " + std::to_string(loaded_) + " loaded bursts, the stack holds " +
+                                std::to_string(cfg_.bursts_per_stack));
+  }
+  live_blocks_ = LiveBlocks(loaded_, cfg_.pages);
+  if (live_blocks_ > cfg_.blocks) throw std::invalid_argument("bbc: the model does not fit a plane");
+  age_cap_ = opt_.age_cap_cycles ? opt_.age_cap_cycles : 4 * cfg_.burst_period_cycles;
+  hold_ = opt_.policy == BbcPolicy::kFcfs ? 0
+          : opt_.hold_cycles ? opt_.hold_cycles : std::max<uint64_t>(1, cfg_.burst_period_cycles / 4);
+  crq_cap_ = opt_.crq_entries ? opt_.crq_entries : cfg_.crq_entries;
+  if (crq_cap_ == 0) throw std::invalid_argument("bbc: a cache request queue of 0 entries");
+  for (uint32_t d = 0; d < cfg_.dies; ++d) dies_.emplace_back(cfg_, d, opt_.seed, opt_.nand);
+  for (auto& die : dies_) die.SetSpareFn(SecdedEncode);
+  for (uint32_t p = 0; p < cfg_.planes; ++p) all_planes_.push_back(p);
+  active_q_.resize(cfg_.dies);
+  next_sensed_at_.assign(cfg_.dies, 0);
+  cache_ready_.assign(cfg_.dies, 0);
+  ever_fetched_.assign(loaded_, 0);
+  lane_free_.assign(cfg_.lanes, 0);
+  line_buf_.resize(cfg_.cl_image_bytes);
+}
+
+BlockPage BbcModel::PhysicalOf(uint64_t burst) const {
+  return PlaceBurst(opt_.placement, burst, loaded_, cfg_.blocks, cfg_.pages);
+}
+
+uint64_t BbcModel::Load() {
+  uint64_t end = 0;
+  for (uint32_t d = 0; d < cfg_.dies; ++d) {
+    NandDie& die = dies_[d];
+    uint64_t t = 0;
+    for (uint32_t blk = 0; blk < live_blocks_; ++blk) {
+      for (uint32_t p = 0; p < cfg_.planes; ++p) {
+        const PageTag base{uint64_t{blk} * cfg_.pages, static_cast<uint32_t>(d * cfg_.planes + p), 0};
+        t = std::max({t, die.PlaneReadyAt(p), die.IoBusyUntil()});
+        const OpResult r = die.ProgramBlockTagged(p, blk, base, static_cast<uint32_t>(cfg_.pages), t);
+        if (!r.pass) {
+          throw std::runtime_error("bbc: load: program failed on die " + std::to_string(d) +
+                                   " plane " + std::to_string(p) + " block " + std::to_string(blk));
+        }
+      }
+    }
+    for (uint32_t p = 0; p < cfg_.planes; ++p) end = std::max(end, die.PlaneReadyAt(p));
+  }
+  stats_.load_cycles = end;
+  for (auto& lf : lane_free_) lf = end;
+  return end;
+}
+
+std::vector<PlaneBlock> BbcModel::Stripe(uint64_t burst, uint32_t* page) const {
+  const BlockPage bp = PhysicalOf(burst);
+  std::vector<PlaneBlock> t(cfg_.planes);
+  for (uint32_t p = 0; p < cfg_.planes; ++p) t[p] = {p, bp.block};
+  *page = bp.page;
+  return t;
+}
+
+// --- The queue and the scheduler's indexes --------------------------------------------------
+
+void BbcModel::Index(uint64_t burst, const Waiting& w) {
+  by_age_.insert({w.oldest_seq, burst});
+  by_count_.insert({~uint64_t{w.reqs.size()}, w.oldest_seq, burst});
+}
+
+void BbcModel::Unindex(uint64_t burst, const Waiting& w) {
+  by_age_.erase({w.oldest_seq, burst});
+  by_count_.erase({~uint64_t{w.reqs.size()}, w.oldest_seq, burst});
+}
+
+void BbcModel::Enqueue(uint64_t burst, const Queued& q) {
+  if (active_ && *active_ == burst) {
+    active_q_[q.slice / cfg_.planes].push_back(q);
+    ++active_queued_;
+    active_last_arrival_ = std::max(active_last_arrival_, q.accept);
+    return;
+  }
+  auto [it, fresh] = waiting_.try_emplace(burst);
+  Waiting& w = it->second;
+  if (!fresh) Unindex(burst, w);
+  if (w.reqs.empty()) {
+    w.oldest_seq = q.seq;
+    w.oldest_accept = q.accept;
+  }
+  w.reqs.push_back(q);
+  Index(burst, w);
+}
+
+// The next burst to sense: not resident, with queued requests, by policy.
+std::optional<uint64_t> BbcModel::Pick(uint64_t now) const {
+  auto resident = [&](uint64_t b) { return (active_ && *active_ == b) || (next_ && *next_ == b); };
+  for (const auto& [seq, b] : by_age_) {
+    if (resident(b)) continue;
+    const Waiting& w = waiting_.at(b);
+    if (opt_.policy == BbcPolicy::kFcfs || now >= w.oldest_accept + age_cap_) return b;
+    break;
+  }
+  if (opt_.policy == BbcPolicy::kFcfs) return std::nullopt;
+  for (const auto& [ncount, seq, b] : by_count_) {
+    if (!resident(b)) return b;
+  }
+  return std::nullopt;
+}
+
+void BbcModel::NoteFetch(uint64_t burst) {
+  ++stats_.bursts_fetched;
+  stats_.fetched_bytes += cfg_.burst_bytes;
+  if (burst_sequence_.size() < sequence_limit_) burst_sequence_.push_back(burst);
+}
+
+void BbcModel::IssueRead(uint64_t burst, uint64_t now) {
+  uint32_t page = 0;
+  const auto targets = Stripe(burst, &page);
+  for (uint32_t d = 0; d < cfg_.dies; ++d) next_sensed_at_[d] = dies_[d].Read(targets, page, now);
+  next_ = burst;
+  next_refetch_ = ever_fetched_[burst] != 0;
+  ever_fetched_[burst] = 1;
+  stats_.bursts_refetched += next_refetch_;
+  NoteFetch(burst);
+}
+
+// NEXT's requests move to the per-die queues of the server.
+void BbcModel::Activate(uint64_t burst) {
+  active_ = burst;
+  active_refetch_ = next_refetch_;
+  active_last_arrival_ = 0;
+  auto it = waiting_.find(burst);
+  if (it == waiting_.end()) return;
+  Unindex(burst, it->second);
+  for (Queued& q : it->second.reqs) {
+    q.refetch = active_refetch_;
+    active_q_[q.slice / cfg_.planes].push_back(q);
+    ++active_queued_;
+    active_last_arrival_ = std::max(active_last_arrival_, q.accept);
+  }
+  waiting_.erase(it);
+}
+
+void BbcModel::Promote(uint64_t now) {
+  if (active_queued_ != 0) {
+    // Age-cap displacement: what ACTIVE still has goes back to waiting (a re-fetch later).
+    ++stats_.age_cap_displacements;
+    const uint64_t old = *active_;
+    active_.reset();
+    for (auto& q : active_q_) {
+      for (const Queued& r : q) Enqueue(old, r);
+      q.clear();
+    }
+    active_queued_ = 0;
+  }
+  active_.reset();  // the old ACTIVE is released: CacheRead / CacheEnd overwrite its buffers
+  const uint64_t promoted = *next_;
+  const bool promoted_refetch = next_refetch_;
+  const std::optional<uint64_t> pick = Pick(now);  // NEXT is still resident: never picked
+  next_.reset();
+  bool pick_refetch = false;
+  if (pick) {
+    uint32_t page = 0;
+    const auto targets = Stripe(*pick, &page);
+    for (uint32_t d = 0; d < cfg_.dies; ++d) {
+      const CacheMove m = dies_[d].CacheRead(targets, page, now);
+      cache_ready_[d] = m.cache_ready_at;
+      next_sensed_at_[d] = m.array_ready_at;
+    }
+    pick_refetch = ever_fetched_[*pick] != 0;
+    ever_fetched_[*pick] = 1;
+    stats_.bursts_refetched += pick_refetch;
+    NoteFetch(*pick);
+  } else {
+    for (uint32_t d = 0; d < cfg_.dies; ++d) {
+      cache_ready_[d] = dies_[d].CacheEnd(all_planes_, now).cache_ready_at;
+    }
+  }
+  next_refetch_ = promoted_refetch;
+  Activate(promoted);
+  next_ = pick;
+  next_refetch_ = pick_refetch;
+}
+
+// --- Serving --------------------------------------------------------------------------------
+
+uint64_t BbcModel::ServeTime(uint32_t d) const {
+  if (active_q_[d].empty()) return kNever;
+  return std::max({cache_ready_[d], dies_[d].IoBusyUntil(), active_q_[d].front().accept + 1});
+}
+
+void BbcModel::Serve(uint32_t d, uint64_t now, const Sink& sink) {
+  const Queued q = active_q_[d].front();
+  active_q_[d].pop_front();
+  --active_queued_;
+  --queued_;
+  const uint32_t plane = q.slice % cfg_.planes;
+  const uint32_t offset = static_cast<uint32_t>(q.line * cfg_.cl_image_bytes);
+  uint8_t* out = opt_.check_data ? line_buf_.data() : nullptr;
+  const uint64_t io_end =
+      dies_[d].DataOut(plane, offset, static_cast<uint32_t>(cfg_.cl_image_bytes), now, out);
+  BbcResponse r;
+  r.id = q.id;
+  r.accept_cycle = q.accept;
+  r.refetch = q.refetch;
+  if (opt_.check_data) {
+    const DecodedBlock dec = DecodeImage(line_buf_.data(), line_buf_.size());
+    r.status = dec.status;
+    if (dec.status != Status::kUncorrectable) {
+      const BlockPage bp = PhysicalOf(*active_);
+      const PageTag tag{uint64_t{bp.block} * cfg_.pages + bp.page, q.slice, 0};
+      std::vector<uint8_t> want(cfg_.cl_bytes);
+      TagBytes(tag, uint64_t{q.line} * cfg_.cl_bytes, cfg_.cl_bytes, want.data());
+      r.data_mismatch = want != dec.data;
+    }
+  }
+  // One line slot on the response lanes (lanes lines a cycle), after the die I/O delivered it.
+  link_slot_ = std::max(link_slot_, io_end * cfg_.lanes);
+  r.cycle = link_slot_ / cfg_.lanes + 1;
+  ++link_slot_;
+  ++stats_.link_busy_slots;
+  stats_.useful_bytes += cfg_.cl_bytes;
+  ++stats_.responses;
+  ++stats_.status_counts[static_cast<unsigned>(r.status)];
+  stats_.data_mismatches += r.data_mismatch;
+  stats_.last_cycle = std::max(stats_.last_cycle, r.cycle);
+  sink(r);
+}
+
+// --- Accept ---------------------------------------------------------------------------------
+
+void BbcModel::Accept(const BbcRequest& req, uint64_t at, const Sink& sink) {
+  ++stats_.requests;
+  if (stats_.requests == 1) stats_.first_cycle = at;
+  lane_free_[req.sm % cfg_.lanes] = at + 1;
+  const uint64_t burst = req.address / cfg_.burst_bytes;
+  if (req.address >= cfg_.stack_bytes || burst >= loaded_) {
+    BbcResponse r;
+    r.id = req.id;
+    r.accept_cycle = at;
+    r.cycle = at + 1;
+    r.status = req.address >= cfg_.stack_bytes ? Status::kOutOfRange : Status::kNotLoaded;
+    ++stats_.responses;
+    ++stats_.status_counts[static_cast<unsigned>(r.status)];
+    stats_.last_cycle = std::max(stats_.last_cycle, r.cycle);
+    sink(r);
+    return;
+  }
+  const uint64_t in_burst = req.address % cfg_.burst_bytes;
+  Queued q;
+  q.id = req.id;
+  q.accept = at;
+  q.seq = seq_++;
+  q.slice = static_cast<uint32_t>(in_burst / cfg_.page_bytes);
+  q.line = static_cast<uint32_t>(in_burst % cfg_.page_bytes / cfg_.cl_bytes);
+  const bool hit = (active_ && *active_ == burst) || (next_ && *next_ == burst);
+  q.refetch = (active_ && *active_ == burst) ? active_refetch_ : (next_ && *next_ == burst) && next_refetch_;
+  stats_.hits += hit;
+  ++queued_;
+  stats_.queue_high_water = std::max(stats_.queue_high_water, queued_);
+  Enqueue(burst, q);
+}
+
+// --- The event loop -------------------------------------------------------------------------
+
+void BbcModel::Run(const Source& source, const Sink& sink) {
+  std::optional<BbcRequest> pending = source();
+  uint64_t last_accept = stats_.load_cycles;
+  uint64_t now = stats_.load_cycles;
+  for (;;) {
+    // Earliest time of each kind of event, from the state as it is now.
+    uint64_t t_accept = kNever;
+    if (pending && queued_ < crq_cap_) {
+      t_accept = std::max({pending->cycle, last_accept, lane_free_[pending->sm % cfg_.lanes], now});
+    }
+    uint64_t t_serve = kNever;
+    uint32_t serve_die = 0;
+    if (active_queued_ != 0) {
+      for (uint32_t d = 0; d < cfg_.dies; ++d) {
+        const uint64_t t = ServeTime(d);
+        if (t < t_serve) {
+          t_serve = t;
+          serve_die = d;
+        }
+      }
+    }
+    uint64_t t_read = kNever;
+    if (!next_ && Pick(now)) {
+      t_read = now;
+      for (auto& die : dies_) {
+        for (uint32_t p = 0; p < cfg_.planes; ++p) t_read = std::max(t_read, die.PlaneReadyAt(p));
+      }
+    }
+    uint64_t t_promote = kNever;
+    if (next_) {
+      uint64_t cond = kNever;
+      if (!active_) {
+        cond = now;
+      } else if (active_queued_ == 0) {
+        cond = std::max(now, active_last_arrival_ + hold_);
+      }
+      if (active_) {
+        auto it = waiting_.find(*next_);
+        if (it != waiting_.end()) {
+          cond = std::min(cond, std::max(now, it->second.oldest_accept + age_cap_));
+        }
+      }
+      if (cond != kNever) {
+        t_promote = cond;
+        for (uint32_t d = 0; d < cfg_.dies; ++d) {
+          t_promote = std::max({t_promote, next_sensed_at_[d], dies_[d].IoBusyUntil()});
+        }
+      }
+    }
+    const uint64_t t = std::min({t_accept, t_serve, t_read, t_promote});
+    if (t == kNever) break;
+    now = t;
+    // At one cycle: serve first (frees the queue), then sequence the NAND, then accept.
+    if (t_serve == t) {
+      Serve(serve_die, now, sink);
+    } else if (t_promote == t) {
+      Promote(now);
+    } else if (t_read == t) {
+      IssueRead(*Pick(now), now);
+    } else {
+      last_accept = now;
+      Accept(*pending, now, sink);
+      pending = source();
+    }
+  }
+  if (pending) throw std::logic_error("bbc: a request was left unaccepted");
+}
+
+}  // namespace flint::model

@@ -1,0 +1,173 @@
+// Golden model of the burst-buffer controller (paper section 4.1; docs/bbc.md) over one stack's
+// NAND die models: cache request queue, cl-to-page grouping by burst, burst scheduler,
+// residency of the page and cache buffers, multi-plane cache-read sequencing, data-out to the
+// response lanes and SEC-DED decode. Transaction level and event-timed: it computes when each
+// response leaves without ticking idle cycles, so a paper-size decode step runs in minutes.
+//
+// Residency (stack-wide, docs/bbc.md "Residency"): at most two bursts are resident, ACTIVE in
+// the cache buffers (served) and NEXT in the page buffers (sensing or sensed). With no NEXT and
+// a queued request for a non-resident burst, the scheduler picks one and issues Read on every
+// die as soon as the page buffers are free (the lookahead). When NEXT is sensed and ACTIVE has
+// no queued request (kMostPending: and none arrived for hold_cycles; or NEXT's oldest request
+// has waited past the age cap), CacheRead moves
+// NEXT to the cache buffers and starts the sense of a new pick, or CacheEnd if there is none;
+// the old ACTIVE is released then. A request for a resident burst is a hit; a fetch of a burst
+// that was fetched and released before is a re-fetch.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <optional>
+#include <set>
+#include <string_view>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+#include "flint_config.hpp"
+#include "model/common/placement.hpp"
+#include "model/common/types.hpp"
+#include "model/nand/nand_die.hpp"
+
+namespace flint::model {
+
+enum class BbcPolicy : uint8_t {
+  kFcfs,         // the paper: the burst of the oldest queued request
+  kMostPending,  // this design: the burst with most queued requests (ties: oldest), age-capped
+};
+std::string_view ToString(BbcPolicy p);
+// Parses "fcfs" / "most-pending"; throws std::invalid_argument naming the bad text.
+BbcPolicy ParseBbcPolicy(std::string_view text);
+
+struct BbcOptions {
+  BbcPolicy policy = BbcPolicy::kMostPending;
+  // A queued request older than this (cycles since accept) makes its burst the next pick, and
+  // lets NEXT displace an ACTIVE that still has requests. 0: 4 burst periods.
+  uint64_t age_cap_cycles = 0;
+  // kMostPending only: ACTIVE is kept while it had a request within this many cycles, so a burst
+  // that SMs are still walking is not released between two of its lines. 0: a quarter period.
+  uint64_t hold_cycles = 0;
+  uint64_t loaded_bursts = 0;  // bursts [0, n) are loaded; 0: every burst of the stack
+  BurstPlacement placement = BurstPlacement::kInterleaved;
+  uint64_t seed = 1;        // NAND die models (error draws)
+  bool check_data = true;   // read bytes, decode and compare every line (off: timing only)
+  uint64_t crq_entries = 0;  // 0: the config's
+  NandOptions nand{};
+};
+
+struct BbcRequest {
+  uint64_t id = 0;
+  uint64_t cycle = 0;  // earliest issue cycle (non-decreasing from request to request)
+  uint32_t sm = 0;     // lane = sm mod lanes
+  uint64_t address = 0;
+};
+
+struct BbcResponse {
+  uint64_t id = 0;
+  uint64_t accept_cycle = 0;
+  uint64_t cycle = 0;  // the response leaves the port
+  Status status = Status::kOk;
+  bool data_mismatch = false;  // decoded OK/CORRECTED data differs from what load wrote
+  bool refetch = false;        // served from a burst fetched again after a release
+};
+
+struct BbcStats {
+  uint64_t requests = 0, responses = 0;
+  uint64_t status_counts[5] = {0, 0, 0, 0, 0};  // by Status value
+  uint64_t data_mismatches = 0;
+  uint64_t bursts_fetched = 0;    // burst senses (Read or CacheRead) on the stack
+  uint64_t bursts_refetched = 0;  // of those, bursts fetched before and released
+  uint64_t hits = 0;              // requests that found their burst resident at accept
+  uint64_t useful_bytes = 0;      // cl_bytes per NAND-served response
+  uint64_t fetched_bytes = 0;     // bursts_fetched x burst_bytes
+  uint64_t link_busy_slots = 0;   // line slots used on the response lanes (lanes per cycle)
+  uint64_t queue_high_water = 0;
+  uint64_t first_cycle = 0, last_cycle = 0;
+  uint64_t age_cap_displacements = 0;  // ACTIVE displaced with requests still queued
+  uint64_t load_cycles = 0;
+  double ChannelBusyCycles(uint64_t lanes) const {
+    return static_cast<double>(link_busy_slots) / static_cast<double>(lanes);
+  }
+};
+
+class BbcModel {
+ public:
+  // Throws std::invalid_argument for unusable options (more bursts than the stack holds, a
+  // placement that does not fit, a zero-entry queue).
+  BbcModel(const Config& cfg, const BbcOptions& options);
+
+  // Model load: programs every live block of every plane, tagged with its physical position
+  // (tag.burst = block * PAGES + page, tag.slice = die * PLANES + plane), so a read checks that
+  // the BTT led to the right page. Throws std::runtime_error on a program failure (this model
+  // does not remap bad blocks; the relocation table does). Returns the cycle load finished.
+  uint64_t Load();
+
+  using Source = std::function<std::optional<BbcRequest>()>;
+  using Sink = std::function<void(const BbcResponse&)>;
+  // Runs the stream to the end: every request gets exactly one response, through `sink`, in the
+  // order the model produces them (not sorted by cycle across dies).
+  void Run(const Source& source, const Sink& sink);
+
+  const BbcStats& stats() const { return stats_; }
+  // The bursts in the order they were sensed (first `limit` of them, for comparison with RTL).
+  const std::vector<uint64_t>& burst_sequence() const { return burst_sequence_; }
+  void set_sequence_limit(uint64_t n) { sequence_limit_ = n; }
+  const std::vector<NandDie>& dies() const { return dies_; }
+  NandDie& die(uint32_t d) { return dies_.at(d); }  // tests: inject corruption after load
+  const Config& config() const { return cfg_; }
+  BlockPage PhysicalOf(uint64_t burst) const;
+
+ private:
+  struct Queued {
+    uint64_t id, accept, seq;
+    uint32_t slice, line;  // slice of the burst, cache line within the page
+    bool refetch;
+  };
+  struct Waiting {  // requests of one non-active burst
+    std::vector<Queued> reqs;
+    uint64_t oldest_seq = 0, oldest_accept = 0;
+  };
+
+  void Accept(const BbcRequest& r, uint64_t at, const Sink& sink);
+  void Enqueue(uint64_t burst, const Queued& q);
+  std::optional<uint64_t> Pick(uint64_t now) const;
+  void Unindex(uint64_t burst, const Waiting& w);
+  void Index(uint64_t burst, const Waiting& w);
+  void IssueRead(uint64_t burst, uint64_t now);
+  void Promote(uint64_t now);  // NEXT -> ACTIVE (CacheRead or CacheEnd on every die)
+  void Activate(uint64_t burst);
+  uint64_t ServeTime(uint32_t die) const;
+  void Serve(uint32_t die, uint64_t now, const Sink& sink);
+  void NoteFetch(uint64_t burst);
+  std::vector<PlaneBlock> Stripe(uint64_t burst, uint32_t* page) const;
+
+  Config cfg_;
+  BbcOptions opt_;
+  uint64_t loaded_ = 0, live_blocks_ = 0, age_cap_ = 0, crq_cap_ = 0, hold_ = 0;
+  uint64_t active_last_arrival_ = 0;
+  std::vector<NandDie> dies_;
+  std::vector<uint32_t> all_planes_;
+
+  std::unordered_map<uint64_t, Waiting> waiting_;  // bursts other than ACTIVE with requests
+  std::set<std::pair<uint64_t, uint64_t>> by_age_;                   // (oldest seq, burst)
+  std::set<std::tuple<uint64_t, uint64_t, uint64_t>> by_count_;     // (~count, oldest seq, burst)
+  std::vector<std::deque<Queued>> active_q_;                        // per die, ACTIVE's requests
+  uint64_t active_queued_ = 0;
+
+  std::optional<uint64_t> active_, next_;
+  std::vector<uint64_t> next_sensed_at_;  // per die
+  std::vector<uint64_t> cache_ready_;     // per die, ACTIVE's data readable from
+  std::vector<uint8_t> ever_fetched_;     // per burst: fetched before (so a new fetch is a re-fetch)
+  bool active_refetch_ = false, next_refetch_ = false;
+
+  uint64_t queued_ = 0;  // requests in the CRQ (accepted, data-out not yet started)
+  uint64_t seq_ = 0;
+  uint64_t link_slot_ = 0;  // next free line slot on the response lanes (cycle x lanes)
+  std::vector<uint64_t> lane_free_;
+  BbcStats stats_;
+  std::vector<uint64_t> burst_sequence_;
+  uint64_t sequence_limit_ = 1u << 20;
+  std::vector<uint8_t> line_buf_;
+};
+
+}  // namespace flint::model
