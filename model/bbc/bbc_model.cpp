@@ -45,7 +45,6 @@ BbcModel::BbcModel(const Config& cfg, const BbcOptions& options) : cfg_(cfg), op
   next_sensed_at_.assign(cfg_.dies, 0);
   cache_ready_.assign(cfg_.dies, 0);
   ever_fetched_.assign(loaded_, 0);
-  lane_free_.assign(cfg_.lanes, 0);
   line_buf_.resize(cfg_.cl_image_bytes);
 }
 
@@ -72,7 +71,6 @@ uint64_t BbcModel::Load() {
     for (uint32_t p = 0; p < cfg_.planes; ++p) end = std::max(end, die.PlaneReadyAt(p));
   }
   stats_.load_cycles = end;
-  for (auto& lf : lane_free_) lf = end;
   return end;
 }
 
@@ -255,7 +253,12 @@ void BbcModel::Serve(uint32_t d, uint64_t now, const Sink& sink) {
 void BbcModel::Accept(const BbcRequest& req, uint64_t at, const Sink& sink) {
   ++stats_.requests;
   if (stats_.requests == 1) stats_.first_cycle = at;
-  lane_free_[req.sm % cfg_.lanes] = at + 1;
+  if (at == accept_cycle_) {
+    ++accepted_in_cycle_;
+  } else {
+    accept_cycle_ = at;
+    accepted_in_cycle_ = 1;
+  }
   const uint64_t burst = req.address / cfg_.burst_bytes;
   if (req.address >= cfg_.stack_bytes || burst >= loaded_) {
     BbcResponse r;
@@ -294,7 +297,8 @@ void BbcModel::Run(const Source& source, const Sink& sink) {
     // Earliest time of each kind of event, from the state as it is now.
     uint64_t t_accept = kNever;
     if (pending && queued_ < crq_cap_) {
-      t_accept = std::max({pending->cycle, last_accept, lane_free_[pending->sm % cfg_.lanes], now});
+      t_accept = std::max({pending->cycle, last_accept, now});
+      if (t_accept == accept_cycle_ && accepted_in_cycle_ == cfg_.lanes) ++t_accept;
     }
     uint64_t t_serve = kNever;
     uint32_t serve_die = 0;

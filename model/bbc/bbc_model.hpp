@@ -58,7 +58,7 @@ struct BbcOptions {
 struct BbcRequest {
   uint64_t id = 0;
   uint64_t cycle = 0;  // earliest issue cycle (non-decreasing from request to request)
-  uint32_t sm = 0;     // lane = sm mod lanes
+  uint32_t sm = 0;     // requests are taken in order, up to LANES a cycle (any lane)
   uint64_t address = 0;
 };
 
@@ -163,7 +163,8 @@ class BbcModel {
   uint64_t queued_ = 0;  // requests in the CRQ (accepted, data-out not yet started)
   uint64_t seq_ = 0;
   uint64_t link_slot_ = 0;  // next free line slot on the response lanes (cycle x lanes)
-  std::vector<uint64_t> lane_free_;
+  uint64_t accept_cycle_ = 0;  // the cycle of the latest accept, and how many it took
+  uint64_t accepted_in_cycle_ = 0;
   BbcStats stats_;
   std::vector<uint64_t> burst_sequence_;
   uint64_t sequence_limit_ = 1u << 20;

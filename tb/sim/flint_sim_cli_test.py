@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""flint-sim's command line: a good trace gives a JSON report in which every request has one
+response, error addresses get error statuses and the data check passes; a malformed trace stops
+the run naming its line and writes no report; bad arguments and engines not built yet are
+refused with a message. Usage: flint_sim_cli_test.py PATH/TO/flint-sim PATH/TO/flint-trace-gen"""
+import json
+import pathlib
+import subprocess
+import sys
+import tempfile
+
+SIM, GEN = sys.argv[1], sys.argv[2]
+passed = failed = 0
+
+
+def run(*args):
+    p = subprocess.run([SIM, *args], capture_output=True, text=True, timeout=300)
+    return p.returncode, p.stdout + p.stderr
+
+
+def expect(name, cond, detail=""):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print(f"FAIL {name}: {detail}")
+
+
+with tempfile.TemporaryDirectory() as d:
+    d = pathlib.Path(d)
+    stack = 2 * 4 * 8 * 16 * 256  # small: dies x planes x blocks x pages x page bytes
+    good = d / "good.trace"
+    lines = ["# a sweep of four bursts, two SMs, and two error addresses"]
+    for i in range(4 * 64):
+        lines.append(f"{i // 2} {i % 2} {hex(i * 32)}")
+    lines.append(f"200 0 {hex(stack)}")          # out of range
+    lines.append(f"201 1 {hex(stack + 4096)}")   # out of range
+    good.write_text("\n".join(lines) + "\n")
+    report = d / "r.json"
+    for policy in ("fcfs", "most-pending"):
+        rc, out = run("--config", "small", "--engine", "model", "--trace", str(good), "--report",
+                      str(report), "--policy", policy, "--seed", "7")
+        expect(f"good run {policy}", rc == 0, out)
+        r = json.loads(report.read_text())
+        expect("requests", r["requests"] == 258 and r["responses"] == 258, r)
+        expect("statuses add up", sum(r["status"].values()) == 258, r["status"])
+        expect("out of range", r["status"]["out_of_range"] == 2, r["status"])
+        expect("no mismatch", r["data_mismatches"] == 0, r)
+        expect("four bursts", r["bursts_issued"] == 4 and r["bursts_refetched"] == 0, r)
+        expect("useful bytes", r["useful_bytes"] == 256 * 32, r)
+        expect("config and engine named", r["config"] == "small" and r["engine"] == "model", r)
+        expect("policy named", r["policy"] == policy, r)
+        expect("utilization in (0, 1]", 0 < r["channel_utilization"] <= 1, r)
+
+    # A decode step from the workload generator runs through too.
+    wl = d / "wl.trace"
+    subprocess.run([GEN, "--model", "tiny-small", "--config", "small", "--batch", "4",
+                    "--out", str(wl)], check=True, capture_output=True)
+    rc, out = run("--trace", str(wl), "--report", str(report))
+    r = json.loads(report.read_text())
+    expect("workload run", rc == 0 and r["requests"] == r["responses"] > 0, out)
+
+    bad = d / "bad.trace"
+    bad.write_text("0 0 0x0\n1 0 0x20\n2 0 0x21\n3 0 0x40\n")  # line 3 is unaligned
+    gone = d / "gone.json"
+    rc, out = run("--trace", str(bad), "--report", str(gone))
+    expect("malformed trace fails", rc != 0, out)
+    expect("names the line", ":3:" in out, out)
+    expect("no report for a malformed trace", not gone.exists())
+    backwards = d / "back.trace"
+    backwards.write_text("5 0 0x0\n4 0 0x20\n")
+    rc, out = run("--trace", str(backwards))
+    expect("out-of-order cycle fails naming line 2", rc != 0 and ":2:" in out, out)
+
+    for args, text in [((), "--trace FILE is required"),
+                       (("--trace", str(good), "--engine", "rtl"), "not built yet"),
+                       (("--trace", str(good), "--engine", "h3"), "not built yet"),
+                       (("--trace", str(good), "--engine", "x"), "unknown engine"),
+                       (("--trace", str(good), "--config", "huge"), "no config named"),
+                       (("--trace", str(good), "--policy", "lifo"), "unknown policy"),
+                       (("--trace", str(good), "--crq", "0"), "N > 0"),
+                       (("--trace", str(good), "--seed", "x"), "decimal count"),
+                       (("--trace", str(good), "--frobnicate"), "unknown argument"),
+                       (("--trace", str(d / "missing.trace"),), "missing.trace")]:
+        rc, out = run(*args)
+        expect(f"refuses {args}", rc != 0 and text in out, out)
+
+print(f"flint-sim cli: {passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
