@@ -225,15 +225,21 @@ void BbcModel::Serve(uint32_t d, uint64_t now, const Sink& sink) {
   r.accept_cycle = q.accept;
   r.refetch = q.refetch;
   if (opt_.check_data) {
-    const DecodedBlock dec = DecodeImage(line_buf_.data(), line_buf_.size());
-    r.status = dec.status;
-    if (dec.status != Status::kUncorrectable) {
-      const BlockPage bp = PhysicalOf(*active_);
-      const PageTag tag{uint64_t{bp.block} * cfg_.pages + bp.page, q.slice, 0};
-      std::vector<uint8_t> want(cfg_.cl_bytes);
-      TagBytes(tag, uint64_t{q.line} * cfg_.cl_bytes, cfg_.cl_bytes, want.data());
-      r.data_mismatch = want != dec.data;
+    // Decode word by word in place and compare with what load wrote (no allocation per line).
+    const BlockPage bp = PhysicalOf(*active_);
+    const uint64_t key = TagKey(PageTag{uint64_t{bp.block} * cfg_.pages + bp.page, q.slice, 0});
+    const uint64_t first_word = uint64_t{q.line} * cfg_.cl_bytes / kCodewordDataBytes;
+    const uint64_t words = cfg_.cl_bytes / kCodewordDataBytes;
+    Status status = Status::kOk;
+    bool differs = false;
+    for (uint64_t w = 0; w < words; ++w) {
+      const uint8_t* cw = line_buf_.data() + w * kCodewordBytes;
+      const SecdedWord dec = SecdedDecode(LoadWord(cw, 0), cw[kCodewordDataBytes]);
+      status = ReduceStatus(status, dec.status);
+      differs = differs || dec.data != TagWord(key, first_word + w);
     }
+    r.status = status;
+    r.data_mismatch = status != Status::kUncorrectable && differs;
   }
   // One line slot on the response lanes (lanes lines a cycle), after the die I/O delivered it.
   link_slot_ = std::max(link_slot_, io_end * cfg_.lanes);

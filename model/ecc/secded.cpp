@@ -73,13 +73,29 @@ uint8_t SecdedColumn(unsigned code_bit) {
   throw std::out_of_range("secded: code bit " + std::to_string(code_bit) + " > 71");
 }
 
-uint8_t SecdedEncode(uint64_t data) {
-  // Sum (XOR) of the columns of the set data bits.
+namespace {
+// The check byte is linear in the data: the XOR of one table entry per data byte (the XOR of
+// the columns of that byte's set bits), built once from the H matrix.
+std::array<std::array<uint8_t, 256>, 8> BuildEncodeTables() {
   const auto& cols = SecdedDataColumns();
-  uint8_t check = 0;
-  for (unsigned i = 0; i < kSecdedDataBits; ++i) {
-    if ((data >> i) & 1u) check ^= cols[i];
+  std::array<std::array<uint8_t, 256>, 8> t{};
+  for (unsigned byte = 0; byte < 8; ++byte) {
+    for (unsigned v = 0; v < 256; ++v) {
+      uint8_t c = 0;
+      for (unsigned b = 0; b < 8; ++b) {
+        if ((v >> b) & 1u) c ^= cols[byte * 8 + b];
+      }
+      t[byte][v] = c;
+    }
   }
+  return t;
+}
+}  // namespace
+
+uint8_t SecdedEncode(uint64_t data) {
+  static const auto tables = BuildEncodeTables();
+  uint8_t check = 0;
+  for (unsigned byte = 0; byte < 8; ++byte) check ^= tables[byte][(data >> (8 * byte)) & 0xFF];
   return check;
 }
 
