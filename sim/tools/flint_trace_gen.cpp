@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "flint_config.hpp"
+#include "sim/h3_hints.hpp"
 #include "sim/workload_gen.hpp"
 
 namespace {
@@ -48,6 +49,10 @@ options:
   --layer-gap C        idle cycles between layers (default 0)
   --write-routing FILE write the run's routing (drawn or read) as a routing file, to replay
                        it with --routing or edit it
+  --hints-out FILE     write the H3 baseline's layer-ahead prefetch hints for the emitted
+                       stack (<cycle> <burst>, docs/h3.md): every burst of layer L+1 but the
+                       routed experts, at the start of layer L
+  --oracle-hints       with --hints-out: hint the routed experts the batch uses too
   --list-models        list the models and exit
   --help               this text
 )";
@@ -176,7 +181,8 @@ void PrintSummary(std::ostream& os, const DecodeGenerator& gen,
 int main(int argc, char** argv) {
   std::vector<std::string> a(argv + 1, argv + argc);
   std::string model_name, config_name, out_path, routing_path, write_routing, stack_arg = "0";
-  bool summary = false, count = false, list = false, skew_given = false;
+  std::string hints_out;
+  bool summary = false, count = false, list = false, skew_given = false, oracle_hints = false;
   DecodeOptions o;
   for (size_t i = 0; i < a.size(); ++i) {
     const std::string& f = a[i];
@@ -221,6 +227,10 @@ int main(int argc, char** argv) {
       out_path = value();
     } else if (f == "--write-routing") {
       write_routing = value();
+    } else if (f == "--hints-out") {
+      hints_out = value();
+    } else if (f == "--oracle-hints") {
+      oracle_hints = true;
     } else if (f == "--summary") {
       summary = true;
     } else if (f == "--count") {
@@ -247,9 +257,10 @@ int main(int argc, char** argv) {
   }
   const flint::Config* config = flint::FindConfig(config_name);
   if (config == nullptr) Fail("unknown config '" + config_name + "' (small, medium or paper)");
-  if (out_path.empty() && !summary && !count && write_routing.empty()) {
-    Fail("nothing to do: give --out, --summary, --count or --write-routing");
+  if (out_path.empty() && !summary && !count && write_routing.empty() && hints_out.empty()) {
+    Fail("nothing to do: give --out, --summary, --count, --write-routing or --hints-out");
   }
+  if (oracle_hints && hints_out.empty()) Fail("--oracle-hints needs --hints-out FILE");
   if (!out_path.empty() && count) Fail("--count and --out exclude each other");
   if (stack_arg == "all") {
     o.stack = flint::sim::kAllStacks;
@@ -291,6 +302,26 @@ int main(int argc, char** argv) {
     if (!rf) Fail("cannot write '" + write_routing + "'");
     flint::sim::WriteRouting(rf, *model, *gen->router(), o.batch, o.steps);
     if (!rf) Fail("write error on '" + write_routing + "'");
+  }
+  if (!hints_out.empty()) {
+    if (hints_out == out_path) Fail("--hints-out and --out name the same file");
+    std::ofstream hf(hints_out);
+    if (!hf) Fail("cannot write '" + hints_out + "'");
+    const auto hints = flint::sim::MakeH3Hints(*gen, {oracle_hints});
+    std::ostringstream hdr;
+    hdr << "H3 " << (oracle_hints ? "oracle " : "") << "layer-ahead prefetch hints (docs/h3.md) for "
+        << "flint-trace-gen --model " << model->name << " --config " << config->name
+        << " --batch " << o.batch << " --tokens " << o.steps << " --seed " << o.seed
+        << (o.router ? " --routing " + routing_path : " --skew " + Exact(o.skew)) << " --sms "
+        << o.sms << " --stacks " << o.stacks << " --stack " << stack_label << " --issue-interval "
+        << Exact(gen->issue_interval()) << " --jitter " << Exact(o.jitter) << " --tile-lines "
+        << o.tile_lines << " --layer-gap " << o.layer_gap_cycles << "\n"
+        << "bursts: " << (o.stack == flint::sim::kAllStacks ? "model-logical" : "stack-local")
+        << " burst index (trace address / " << config->burst_bytes << "); " << hints.size()
+        << " hints";
+    flint::sim::WriteH3Hints(hf, hints, hdr.str());
+    hf.flush();
+    if (!hf) Fail("write error on '" + hints_out + "'");
   }
   std::ostream& info = out == &std::cout ? std::cerr : std::cout;
   if (summary) PrintSummary(info, *gen, gen->Summarize(), stack_label);

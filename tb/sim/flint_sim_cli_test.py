@@ -2,7 +2,8 @@
 """flint-sim's command line: a good trace gives a JSON report in which every request has one
 response, error addresses get error statuses and the data check passes; a malformed trace stops
 the run naming its line and writes no report; bad arguments and engines not built yet are
-refused with a message. Usage: flint_sim_cli_test.py PATH/TO/flint-sim PATH/TO/flint-trace-gen"""
+refused with a message. The h3 engine needs a hints file (flint-trace-gen --hints-out), runs the
+same trace to the same report fields, and refuses a malformed hints file naming its line. Usage: flint_sim_cli_test.py PATH/TO/flint-sim PATH/TO/flint-trace-gen"""
 import json
 import pathlib
 import subprocess
@@ -61,6 +62,39 @@ with tempfile.TemporaryDirectory() as d:
     r = json.loads(report.read_text())
     expect("workload run", rc == 0 and r["requests"] == r["responses"] > 0, out)
 
+    # The H3 baseline: the same trace with the hints flint-trace-gen writes for it.
+    hints = d / "wl.hints"
+    subprocess.run([GEN, "--model", "tiny-small", "--config", "small", "--batch", "4",
+                    "--hints-out", str(hints)], check=True, capture_output=True)
+    htext = [l for l in hints.read_text().splitlines() if l and not l.startswith("#")]
+    expect("hints written", len(htext) > 0 and all(len(l.split()) == 2 for l in htext), htext[:3])
+    for policy, extra in (("fifo", ()), ("demand-first", ("--demand-first",))):
+        rc, out = run("--engine", "h3", "--hints", str(hints), "--trace", str(wl), "--report",
+                      str(report), *extra)
+        r = json.loads(report.read_text())
+        expect(f"h3 run {policy}", rc == 0 and r["requests"] == r["responses"] > 0, out)
+        expect("h3 engine named", r["engine"] == "h3" and r["policy"] == policy, r)
+        expect("h3 no mismatch", r["data_mismatches"] == 0, r)
+        expect("h3 fields", r["h3"]["hints"] == len(htext) and r["h3"]["slots"] == 2, r["h3"])
+        expect("h3 fetches add up", r["h3"]["hint_fetches"] + r["h3"]["demand_fetches"]
+               == r["bursts_issued"], r)
+    rc, out = run("--engine", "h3", "--hints", str(hints), "--trace", str(good), "--report",
+                  str(report), "--slots", "3", "--min-residency", "10")
+    r = json.loads(report.read_text())
+    expect("h3 good trace", rc == 0 and r["requests"] == r["responses"] == 258, out)
+    expect("h3 out of range", r["status"]["out_of_range"] == 2, r["status"])
+    expect("h3 options", r["h3"]["slots"] == 3 and r["h3"]["min_residency_cycles"] == 10, r["h3"])
+    empty = d / "empty.hints"
+    empty.write_text("# no hints: every fetch on demand\n")
+    rc, out = run("--engine", "h3", "--hints", str(empty), "--trace", str(good), "--report",
+                  str(report))
+    r = json.loads(report.read_text())
+    expect("h3 demand only", rc == 0 and r["h3"]["demand_fetches"] == r["bursts_issued"] == 4, out)
+    badh = d / "bad.hints"
+    badh.write_text("0 1\n5 2\n4 3\n")  # line 3 goes back in time
+    rc, out = run("--engine", "h3", "--hints", str(badh), "--trace", str(good))
+    expect("malformed hints name the line", rc != 0 and "bad.hints:3:" in out, out)
+
     bad = d / "bad.trace"
     bad.write_text("0 0 0x0\n1 0 0x20\n2 0 0x21\n3 0 0x40\n")  # line 3 is unaligned
     gone = d / "gone.json"
@@ -75,7 +109,13 @@ with tempfile.TemporaryDirectory() as d:
 
     for args, text in [((), "--trace FILE is required"),
                        (("--trace", str(good), "--engine", "rtl"), "not built yet"),
-                       (("--trace", str(good), "--engine", "h3"), "not built yet"),
+                       (("--trace", str(good), "--engine", "h3"), "needs --hints FILE"),
+                       (("--trace", str(good), "--hints", str(good)), "are for --engine h3"),
+                       (("--trace", str(good), "--slots", "2"), "are for --engine h3"),
+                       (("--trace", str(good), "--engine", "h3", "--hints", str(empty),
+                         "--slots", "0"), "1..1024"),
+                       (("--trace", str(good), "--engine", "h3", "--hints",
+                         str(d / "missing.hints")), "missing.hints"),
                        (("--trace", str(good), "--engine", "x"), "unknown engine"),
                        (("--trace", str(good), "--config", "huge"), "no config named"),
                        (("--trace", str(good), "--policy", "lifo"), "unknown policy"),
