@@ -1,0 +1,203 @@
+// flint-eval: one decode workload through FLINT (the BBC golden model) and H3 (with the
+// compiler's hints and with oracle hints) in one process, on the same generated stream and the
+// same NAND die models, with one JSON line of results per engine. No trace text is written, so
+// paper-size decode steps run at model speed. scripts/evaluate.py runs it over models x batches
+// and writes docs/results.md.
+//
+//   flint-eval --model NAME [--config paper] [--batch 1] [--tokens 1] [--seed 1] [--skew 0.5]
+//              [--stacks 8] [--stack 0] [--tile-lines K] [--sms N]
+//              [--engines flint,fcfs,h3,h3-oracle] [--check-data]
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "flint_config.hpp"
+#include "model/bbc/bbc_model.hpp"
+#include "model/h3/h3_model.hpp"
+#include "sim/h3_hints.hpp"
+#include "sim/workload_gen.hpp"
+#include "sim/workload_model.hpp"
+
+namespace {
+
+using flint::model::BbcStats;
+
+int Usage(const std::string& why) {
+  std::fprintf(stderr,
+               "flint-eval: %s\n"
+               "usage: flint-eval --model NAME [--config small|medium|paper] [--batch B]\n"
+               "                  [--tokens T] [--seed S] [--skew s] [--stacks N] [--stack K]\n"
+               "                  [--tile-lines K] [--sms N]\n"
+               "                  [--engines flint,fcfs,h3,h3-oracle] [--check-data]\n",
+               why.c_str());
+  return 2;
+}
+
+uint64_t Count(const std::string& flag, const char* text) {
+  char* end = nullptr;
+  const unsigned long long v = std::strtoull(text, &end, 10);
+  if (end == text || *end != '\0' || text[0] == '-') {
+    throw std::invalid_argument(flag + " takes a decimal count, not '" + text + "'");
+  }
+  return v;
+}
+
+std::string Json(const std::string& engine, const flint::Config& c, const BbcStats& s,
+                 double wall, const std::string& extra) {
+  const uint64_t cycles = s.last_cycle > s.first_cycle ? s.last_cycle - s.first_cycle : 0;
+  const double secs = static_cast<double>(cycles) / (static_cast<double>(c.clock_mhz) * 1e6);
+  const double useful_gbs = secs > 0 ? static_cast<double>(s.useful_bytes) / secs / 1e9 : 0;
+  const double fetched_gbs = secs > 0 ? static_cast<double>(s.fetched_bytes) / secs / 1e9 : 0;
+  std::ostringstream o;
+  o << "{\"engine\": \"" << engine << "\", \"requests\": " << s.requests
+    << ", \"responses\": " << s.responses << ", \"errors\": "
+    << s.status_counts[2] + s.status_counts[3] + s.status_counts[4]
+    << ", \"data_mismatches\": " << s.data_mismatches << ", \"cycles\": " << cycles
+    << ", \"bursts_fetched\": " << s.bursts_fetched << ", \"bursts_refetched\": "
+    << s.bursts_refetched << ", \"useful_bytes\": " << s.useful_bytes
+    << ", \"fetched_bytes\": " << s.fetched_bytes << ", \"useful_gbps\": " << useful_gbs
+    << ", \"fetched_gbps\": " << fetched_gbs << ", \"refetch_share\": "
+    << (s.fetched_bytes ? static_cast<double>(s.bursts_refetched) /
+                              static_cast<double>(s.bursts_fetched)
+                        : 0.0)
+    << ", \"useful_fraction\": "
+    << (s.fetched_bytes ? static_cast<double>(s.useful_bytes) / static_cast<double>(s.fetched_bytes)
+                        : 0.0)
+    << ", \"wall_seconds\": " << wall << extra << "}";
+  return o.str();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string model_name, config_name = "paper", engines = "flint,fcfs,h3,h3-oracle";
+  flint::sim::DecodeOptions dopt;
+  bool check_data = false;
+  try {
+    for (int i = 1; i < argc; ++i) {
+      const std::string a = argv[i];
+      auto value = [&]() -> const char* {
+        if (i + 1 >= argc) throw std::invalid_argument(a + " needs a value");
+        return argv[++i];
+      };
+      if (a == "--model") {
+        model_name = value();
+      } else if (a == "--config") {
+        config_name = value();
+      } else if (a == "--batch") {
+        dopt.batch = static_cast<uint32_t>(Count(a, value()));
+      } else if (a == "--tokens") {
+        dopt.steps = Count(a, value());
+      } else if (a == "--seed") {
+        dopt.seed = Count(a, value());
+      } else if (a == "--skew") {
+        dopt.skew = std::stod(value());
+      } else if (a == "--stacks") {
+        dopt.stacks = static_cast<uint32_t>(Count(a, value()));
+      } else if (a == "--stack") {
+        dopt.stack = static_cast<int64_t>(Count(a, value()));
+      } else if (a == "--tile-lines") {
+        dopt.tile_lines = Count(a, value());
+      } else if (a == "--sms") {
+        dopt.sms = static_cast<uint32_t>(Count(a, value()));
+      } else if (a == "--engines") {
+        engines = value();
+      } else if (a == "--check-data") {
+        check_data = true;
+      } else {
+        throw std::invalid_argument("unknown argument '" + a + "'");
+      }
+    }
+  } catch (const std::exception& e) {
+    return Usage(e.what());
+  }
+  if (model_name.empty()) return Usage("--model NAME is required");
+  const flint::Config* cfg = flint::FindConfig(config_name);
+  if (cfg == nullptr) return Usage("no config named '" + config_name + "'");
+  const flint::sim::ModelShape* shape = flint::sim::FindModel(model_name);
+  if (shape == nullptr) return Usage("no model named '" + model_name + "' (flint-trace-gen --list-models)");
+
+  try {
+    // The stack's share of the model is what load programs; the rest of the stack is NOT_LOADED.
+    flint::sim::DecodeGenerator probe(*shape, *cfg, dopt);
+    const uint64_t loaded = probe.striping().BurstsOn(probe.layout().total_bursts(),
+                                                      static_cast<uint32_t>(dopt.stack));
+    std::vector<std::string> list;
+    std::stringstream ss(engines);
+    for (std::string e; std::getline(ss, e, ',');) list.push_back(e);
+    std::printf("{\"model\": \"%s\", \"config\": \"%s\", \"batch\": %u, \"tokens\": %llu, "
+                "\"seed\": %llu, \"skew\": %g, \"stacks\": %u, \"stack\": %lld, "
+                "\"tile_lines\": %llu, \"loaded_bursts\": %llu, \"check_data\": %s, \"results\": [\n",
+                model_name.c_str(), cfg->name.data(), dopt.batch,
+                static_cast<unsigned long long>(dopt.steps),
+                static_cast<unsigned long long>(dopt.seed), dopt.skew, dopt.stacks,
+                static_cast<long long>(dopt.stack),
+                static_cast<unsigned long long>(dopt.tile_lines),
+                static_cast<unsigned long long>(loaded),
+                check_data ? "true" : "false");
+    bool first = true;
+    for (const std::string& engine : list) {
+      flint::sim::DecodeGenerator gen(*shape, *cfg, dopt);
+      uint64_t id = 0;
+      auto source = [&]() -> std::optional<flint::model::BbcRequest> {
+        const auto r = gen.Next();
+        if (!r) return std::nullopt;
+        return flint::model::BbcRequest{id++, r->cycle, r->sm, r->address};
+      };
+      auto sink = [](const flint::model::BbcResponse&) {};
+      const auto t0 = std::chrono::steady_clock::now();
+      std::string line;
+      if (engine == "flint" || engine == "fcfs") {
+        flint::model::BbcOptions o;
+        o.policy = engine == "flint" ? flint::model::BbcPolicy::kMostPending
+                                     : flint::model::BbcPolicy::kFcfs;
+        o.loaded_bursts = loaded;
+        o.check_data = check_data;
+        o.seed = dopt.seed;
+        flint::model::BbcModel bbc(*cfg, o);
+        bbc.Load();
+        bbc.Run(source, sink);
+        const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        line = Json(engine, *cfg, bbc.stats(), wall, "");
+      } else if (engine == "h3" || engine == "h3-oracle") {
+        flint::sim::H3HintOptions ho;
+        ho.oracle = engine == "h3-oracle";
+        const std::vector<flint::model::H3Hint> hints = flint::sim::MakeH3Hints(gen, ho);
+        size_t next = 0;
+        auto hint_source = [&]() -> std::optional<flint::model::H3Hint> {
+          if (next == hints.size()) return std::nullopt;
+          return hints[next++];
+        };
+        flint::model::H3Options o;
+        o.loaded_bursts = loaded;
+        o.check_data = check_data;
+        o.seed = dopt.seed;
+        flint::model::H3Model h3(*cfg, o);
+        h3.Load();
+        h3.Run(source, hint_source, sink);
+        const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        std::ostringstream extra;
+        extra << ", \"hints\": " << hints.size() << ", \"hint_fetches\": " << h3.extra().hint_fetches
+              << ", \"demand_fetches\": " << h3.extra().demand_fetches
+              << ", \"unused_evictions\": " << h3.extra().unused_evictions;
+        line = Json(engine, *cfg, h3.stats(), wall, extra.str());
+      } else {
+        throw std::invalid_argument("unknown engine '" + engine + "' (flint, fcfs, h3, h3-oracle)");
+      }
+      std::printf("%s  %s", first ? "" : ",\n", line.c_str());
+      std::fflush(stdout);
+      first = false;
+    }
+    std::printf("\n]}\n");
+    return 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "flint-eval: %s\n", e.what());
+    return 1;
+  }
+}
