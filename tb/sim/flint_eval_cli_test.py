@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""flint-eval: every engine answers every request of a generated decode step once, with the data
+check on and no mismatch; FLINT's fetch accounting adds up; bad arguments are refused with a
+message. Usage: flint_eval_cli_test.py PATH/TO/flint-eval"""
+import json
+import subprocess
+import sys
+
+EXE = sys.argv[1]
+failed = passed = 0
+
+
+def expect(name, cond, detail=""):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print(f"FAIL {name}: {detail}")
+
+
+for model, cfg, batch in [("tiny-small", "small", 4), ("tiny-dense", "small", 1),
+                          ("tiny-medium", "medium", 4)]:
+    p = subprocess.run([EXE, "--model", model, "--config", cfg, "--batch", str(batch),
+                        "--stacks", "1", "--check-data"], capture_output=True, text=True,
+                       timeout=600)
+    expect(f"{model} runs", p.returncode == 0, p.stderr)
+    if p.returncode != 0:
+        continue
+    r = json.loads(p.stdout)
+    engines = {e["engine"]: e for e in r["results"]}
+    expect(f"{model} engines", set(engines) == {"flint", "fcfs", "h3", "h3-oracle"}, engines.keys())
+    reqs = {e["requests"] for e in engines.values()}
+    expect(f"{model} same stream for every engine", len(reqs) == 1 and reqs.pop() > 0, reqs)
+    for name, e in engines.items():
+        expect(f"{model} {name} one response each", e["responses"] == e["requests"], e)
+        expect(f"{model} {name} no mismatch", e["data_mismatches"] == 0 and e["errors"] == 0, e)
+        expect(f"{model} {name} fetched bytes", e["fetched_bytes"] > 0, e)
+        expect(f"{model} {name} re-fetch below fetches", e["bursts_refetched"] < e["bursts_fetched"], e)
+
+for args, text in [(["--config", "small"], "--model NAME is required"),
+                   (["--model", "nope"], "no model named"),
+                   (["--model", "tiny-small", "--config", "huge"], "no config named"),
+                   (["--model", "tiny-small", "--config", "small", "--stacks", "1",
+                     "--engines", "flint,bogus"], "unknown engine"),
+                   (["--model", "tiny-small", "--batch", "x"], "decimal count")]:
+    p = subprocess.run([EXE, *args], capture_output=True, text=True, timeout=120)
+    expect(f"refuses {args}", p.returncode != 0 and text in p.stderr, p.stderr)
+
+print(f"flint-eval cli: {passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
