@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "model/bbc/stack_port.hpp"
 #include "model/ecc/secded.hpp"
 #include "model/nand/page_content.hpp"
 
@@ -37,6 +38,7 @@ BbcModel::BbcModel(const Config& cfg, const BbcOptions& options) : cfg_(cfg), op
   hold_ = opt_.policy == BbcPolicy::kFcfs ? 0
           : opt_.hold_cycles ? opt_.hold_cycles : std::max<uint64_t>(1, cfg_.burst_period_cycles / 4);
   crq_cap_ = opt_.crq_entries ? opt_.crq_entries : cfg_.crq_entries;
+  port_ = PortAcceptor(cfg_.lanes);
   if (crq_cap_ == 0) throw std::invalid_argument("bbc: a cache request queue of 0 entries");
   for (uint32_t d = 0; d < cfg_.dies; ++d) dies_.emplace_back(cfg_, d, opt_.seed, opt_.nand);
   for (auto& die : dies_) die.SetSpareFn(SecdedEncode);
@@ -53,25 +55,8 @@ BlockPage BbcModel::PhysicalOf(uint64_t burst) const {
 }
 
 uint64_t BbcModel::Load() {
-  uint64_t end = 0;
-  for (uint32_t d = 0; d < cfg_.dies; ++d) {
-    NandDie& die = dies_[d];
-    uint64_t t = 0;
-    for (uint32_t blk = 0; blk < live_blocks_; ++blk) {
-      for (uint32_t p = 0; p < cfg_.planes; ++p) {
-        const PageTag base{uint64_t{blk} * cfg_.pages, static_cast<uint32_t>(d * cfg_.planes + p), 0};
-        t = std::max({t, die.PlaneReadyAt(p), die.IoBusyUntil()});
-        const OpResult r = die.ProgramBlockTagged(p, blk, base, static_cast<uint32_t>(cfg_.pages), t);
-        if (!r.pass) {
-          throw std::runtime_error("bbc: load: program failed on die " + std::to_string(d) +
-                                   " plane " + std::to_string(p) + " block " + std::to_string(blk));
-        }
-      }
-    }
-    for (uint32_t p = 0; p < cfg_.planes; ++p) end = std::max(end, die.PlaneReadyAt(p));
-  }
-  stats_.load_cycles = end;
-  return end;
+  stats_.load_cycles = LoadTaggedStack(cfg_, dies_, live_blocks_, "bbc");
+  return stats_.load_cycles;
 }
 
 std::vector<PlaneBlock> BbcModel::Stripe(uint64_t burst, uint32_t* page) const {
@@ -247,10 +232,7 @@ void BbcModel::Serve(uint32_t d, uint64_t now, const Sink& sink) {
   ++link_slot_;
   ++stats_.link_busy_slots;
   stats_.useful_bytes += cfg_.cl_bytes;
-  ++stats_.responses;
-  ++stats_.status_counts[static_cast<unsigned>(r.status)];
-  stats_.data_mismatches += r.data_mismatch;
-  stats_.last_cycle = std::max(stats_.last_cycle, r.cycle);
+  CountResponse(stats_, r);
   sink(r);
 }
 
@@ -259,32 +241,25 @@ void BbcModel::Serve(uint32_t d, uint64_t now, const Sink& sink) {
 void BbcModel::Accept(const BbcRequest& req, uint64_t at, const Sink& sink) {
   ++stats_.requests;
   if (stats_.requests == 1) stats_.first_cycle = at;
-  if (at == accept_cycle_) {
-    ++accepted_in_cycle_;
-  } else {
-    accept_cycle_ = at;
-    accepted_in_cycle_ = 1;
-  }
-  const uint64_t burst = req.address / cfg_.burst_bytes;
-  if (req.address >= cfg_.stack_bytes || burst >= loaded_) {
+  port_.Take(at);
+  if (const auto error = AddressError(cfg_, loaded_, req.address)) {
     BbcResponse r;
     r.id = req.id;
     r.accept_cycle = at;
     r.cycle = at + 1;
-    r.status = req.address >= cfg_.stack_bytes ? Status::kOutOfRange : Status::kNotLoaded;
-    ++stats_.responses;
-    ++stats_.status_counts[static_cast<unsigned>(r.status)];
-    stats_.last_cycle = std::max(stats_.last_cycle, r.cycle);
+    r.status = *error;
+    CountResponse(stats_, r);
     sink(r);
     return;
   }
-  const uint64_t in_burst = req.address % cfg_.burst_bytes;
+  const LineAddr la = DecodeLine(cfg_, req.address);
+  const uint64_t burst = la.burst;
   Queued q;
   q.id = req.id;
   q.accept = at;
   q.seq = seq_++;
-  q.slice = static_cast<uint32_t>(in_burst / cfg_.page_bytes);
-  q.line = static_cast<uint32_t>(in_burst % cfg_.page_bytes / cfg_.cl_bytes);
+  q.slice = la.slice;
+  q.line = la.line;
   const bool hit = (active_ && *active_ == burst) || (next_ && *next_ == burst);
   q.refetch = (active_ && *active_ == burst) ? active_refetch_ : (next_ && *next_ == burst) && next_refetch_;
   stats_.hits += hit;
@@ -304,7 +279,7 @@ void BbcModel::Run(const Source& source, const Sink& sink) {
     uint64_t t_accept = kNever;
     if (pending && queued_ < crq_cap_) {
       t_accept = std::max({pending->cycle, last_accept, now});
-      if (t_accept == accept_cycle_ && accepted_in_cycle_ == cfg_.lanes) ++t_accept;
+      t_accept = port_.Earliest(t_accept);
     }
     uint64_t t_serve = kNever;
     uint32_t serve_die = 0;

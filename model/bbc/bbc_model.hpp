@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "flint_config.hpp"
+#include "model/bbc/port_acceptor.hpp"
 #include "model/common/placement.hpp"
 #include "model/common/types.hpp"
 #include "model/nand/nand_die.hpp"
@@ -163,8 +164,7 @@ class BbcModel {
   uint64_t queued_ = 0;  // requests in the CRQ (accepted, data-out not yet started)
   uint64_t seq_ = 0;
   uint64_t link_slot_ = 0;  // next free line slot on the response lanes (cycle x lanes)
-  uint64_t accept_cycle_ = 0;  // the cycle of the latest accept, and how many it took
-  uint64_t accepted_in_cycle_ = 0;
+  PortAcceptor port_{1};  // LANES a cycle: set in the constructor
   BbcStats stats_;
   std::vector<uint64_t> burst_sequence_;
   uint64_t sequence_limit_ = 1u << 20;

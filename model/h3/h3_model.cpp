@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "model/bbc/stack_port.hpp"
 #include "model/ecc/secded.hpp"
 #include "model/nand/page_content.hpp"
 
@@ -32,6 +33,7 @@ H3Model::H3Model(const Config& cfg, const H3Options& options) : cfg_(cfg), opt_(
                    ? opt_.min_residency_cycles
                    : std::max<uint64_t>(1, kPaperResidencyCycles * cfg_.t_read_cycles / kPaperReadCycles);
   crq_cap_ = opt_.crq_entries ? opt_.crq_entries : cfg_.crq_entries;
+  port_ = PortAcceptor(cfg_.lanes);
   if (crq_cap_ == 0) throw std::invalid_argument("h3: a request queue of 0 entries");
   slices_ = static_cast<uint32_t>(cfg_.dies * cfg_.planes);
   for (uint32_t d = 0; d < cfg_.dies; ++d) dies_.emplace_back(cfg_, d, opt_.seed, opt_.nand);
@@ -62,25 +64,8 @@ std::vector<PlaneBlock> H3Model::Stripe(uint64_t burst, uint32_t* page) const {
 }
 
 uint64_t H3Model::Load() {
-  uint64_t end = 0;
-  for (uint32_t d = 0; d < cfg_.dies; ++d) {
-    NandDie& die = dies_[d];
-    uint64_t t = 0;
-    for (uint32_t blk = 0; blk < live_blocks_; ++blk) {
-      for (uint32_t p = 0; p < cfg_.planes; ++p) {
-        const PageTag base{uint64_t{blk} * cfg_.pages, static_cast<uint32_t>(d * cfg_.planes + p), 0};
-        t = std::max({t, die.PlaneReadyAt(p), die.IoBusyUntil()});
-        const OpResult r = die.ProgramBlockTagged(p, blk, base, static_cast<uint32_t>(cfg_.pages), t);
-        if (!r.pass) {
-          throw std::runtime_error("h3: load: program failed on die " + std::to_string(d) +
-                                   " plane " + std::to_string(p) + " block " + std::to_string(blk));
-        }
-      }
-    }
-    for (uint32_t p = 0; p < cfg_.planes; ++p) end = std::max(end, die.PlaneReadyAt(p));
-  }
-  stats_.load_cycles = end;
-  return end;
+  stats_.load_cycles = LoadTaggedStack(cfg_, dies_, live_blocks_, "h3");
+  return stats_.load_cycles;
 }
 
 // --- Requests and hints ---------------------------------------------------------------------
@@ -88,31 +73,24 @@ uint64_t H3Model::Load() {
 void H3Model::Accept(const BbcRequest& req, uint64_t at, const Sink& sink) {
   ++stats_.requests;
   if (stats_.requests == 1) stats_.first_cycle = at;
-  if (at == accept_cycle_) {
-    ++accepted_in_cycle_;
-  } else {
-    accept_cycle_ = at;
-    accepted_in_cycle_ = 1;
-  }
-  const uint64_t burst = req.address / cfg_.burst_bytes;
-  if (req.address >= cfg_.stack_bytes || burst >= loaded_) {
+  port_.Take(at);
+  if (const auto error = AddressError(cfg_, loaded_, req.address)) {
     BbcResponse r;
     r.id = req.id;
     r.accept_cycle = at;
     r.cycle = at + 1;
-    r.status = req.address >= cfg_.stack_bytes ? Status::kOutOfRange : Status::kNotLoaded;
-    ++stats_.responses;
-    ++stats_.status_counts[static_cast<unsigned>(r.status)];
-    stats_.last_cycle = std::max(stats_.last_cycle, r.cycle);
+    r.status = *error;
+    CountResponse(stats_, r);
     sink(r);
     return;
   }
-  const uint64_t in_burst = req.address % cfg_.burst_bytes;
+  const LineAddr la = DecodeLine(cfg_, req.address);
+  const uint64_t burst = la.burst;
   Queued q;
   q.id = req.id;
   q.accept = at;
-  q.slice = static_cast<uint32_t>(in_burst / cfg_.page_bytes);
-  q.line = static_cast<uint32_t>(in_burst % cfg_.page_bytes / cfg_.cl_bytes);
+  q.slice = la.slice;
+  q.line = la.line;
   ++queued_;
   stats_.queue_high_water = std::max(stats_.queue_high_water, queued_);
   switch (state_[burst]) {
@@ -332,10 +310,7 @@ void H3Model::Serve(const ServeEntry& e, const Sink& sink) {
   s.last_read = std::max(s.last_read, r.cycle);
   ++stats_.link_busy_slots;
   stats_.useful_bytes += cfg_.cl_bytes;
-  ++stats_.responses;
-  ++stats_.status_counts[static_cast<unsigned>(r.status)];
-  stats_.data_mismatches += r.data_mismatch;
-  stats_.last_cycle = std::max(stats_.last_cycle, r.cycle);
+  CountResponse(stats_, r);
   sink(r);
 }
 
@@ -351,7 +326,7 @@ void H3Model::Run(const Source& source, const Hints& hints, const Sink& sink) {
     uint64_t t_accept = kNever;
     if (pending && queued_ < crq_cap_) {
       t_accept = std::max({pending->cycle, last_accept, now});
-      if (t_accept == accept_cycle_ && accepted_in_cycle_ == cfg_.lanes) ++t_accept;
+      t_accept = port_.Earliest(t_accept);
     }
     const uint64_t t_hint = hint ? std::max(hint->cycle, now) : kNever;
     const uint64_t t_serve = serve_q_.empty() ? kNever : std::max(serve_q_.top().at, now);

@@ -171,7 +171,7 @@ class H3Model {
   uint64_t queued_ = 0;  // accepted, not yet served
   uint64_t seq_ = 0;
   uint64_t link_slot_ = 0;
-  uint64_t accept_cycle_ = 0, accepted_in_cycle_ = 0;
+  PortAcceptor port_{1};  // LANES a cycle: set in the constructor
   BbcStats stats_;
   H3Extra extra_;
   std::vector<uint64_t> burst_sequence_;

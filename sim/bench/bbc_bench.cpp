@@ -15,6 +15,7 @@
 
 #include "flint_config.hpp"
 #include "model/bbc/bbc_model.hpp"
+#include "sim/bench/bench_report.hpp"
 
 namespace {
 
@@ -24,12 +25,7 @@ using flint::model::BbcOptions;
 using flint::model::BbcPolicy;
 using flint::model::BbcRequest;
 
-struct Result {
-  std::string metric;
-  double value;
-  std::string unit;
-  std::string note;
-};
+using flint::bench::Result;
 
 struct Outcome {
   flint::model::BbcStats stats;
@@ -156,26 +152,14 @@ int main(int argc, char** argv) {
     results.push_back({std::string("small ") + s.name + " fetches fcfs / most-pending",
                        fetched[0] / fetched[1], "x", "same stream, one run"});
   }
-  std::printf("%-52s %14s  %s\n", "metric", "value", "unit");
-  for (const Result& r : results) {
-    std::printf("%-52s %14.4g  %s\n", r.metric.c_str(), r.value, r.unit.c_str());
-  }
-  if (!out_path.empty()) {
-    std::ofstream f(out_path);
-    if (!f) {
-      std::fprintf(stderr, "bench_bbc: cannot write %s\n", out_path.c_str());
-      return 1;
-    }
-    f << "{\"name\": \"bbc_model\", \"description\": \"Burst-buffer controller golden model "
-         "(model/bbc, docs/bbc.md): sweep at the tR-bound peak, re-fetch per policy on multi-SM "
-         "streams, host speed.\", \"results\": [";
-    for (std::size_t i = 0; i < results.size(); ++i) {
-      char num[64];
-      std::snprintf(num, sizeof num, "%.6g", results[i].value);
-      f << (i ? ", " : "") << "{\"metric\": \"" << results[i].metric << "\", \"value\": " << num
-        << ", \"unit\": \"" << results[i].unit << "\", \"note\": \"" << results[i].note << "\"}";
-    }
-    f << "]}\n";
+  flint::bench::PrintResults(results);
+  if (!out_path.empty() &&
+      !flint::bench::WriteResults(out_path, "bench_bbc", "bbc_model",
+                                  "Burst-buffer controller golden model (model/bbc, docs/bbc.md): "
+                                  "sweep at the tR-bound peak, re-fetch per policy on multi-SM "
+                                  "streams, host speed.",
+                                  results)) {
+    return 1;
   }
   return 0;
 }

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "flint_config.hpp"
+#include "sim/bench/bench_report.hpp"
 #include "model/nand/nand_die.hpp"
 
 namespace {
@@ -29,12 +30,7 @@ using flint::model::PageTag;
 using flint::model::PlaneBlock;
 using Clock = std::chrono::steady_clock;
 
-struct Result {
-  std::string metric;
-  double value;
-  std::string unit;
-  std::string note;
-};
+using flint::bench::Result;
 
 double Seconds(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double>(b - a).count();
@@ -202,26 +198,14 @@ int main(int argc, char** argv) {
     ProgramLoop(*cfg, seconds, &results);
     BlockProgramLoop(*cfg, seconds, &results);
   }
-  std::printf("%-40s %16s  %s\n", "metric", "value", "unit");
-  for (const Result& r : results) {
-    std::printf("%-40s %16.4g  %s\n", r.metric.c_str(), r.value, r.unit.c_str());
-  }
-  if (!out_path.empty()) {
-    std::ofstream f(out_path);
-    if (!f) {
-      std::fprintf(stderr, "bench_nand: cannot write %s\n", out_path.c_str());
-      return 1;
-    }
-    f << "{\"name\": \"nand_die\", \"description\": \"Host speed of the NAND die model "
-         "(model/nand, docs/nand_model.md) at the small and paper configs; default error "
-         "model on.\", \"results\": [";
-    for (std::size_t i = 0; i < results.size(); ++i) {
-      char num[64];
-      std::snprintf(num, sizeof num, "%.6g", results[i].value);
-      f << (i ? ", " : "") << "{\"metric\": \"" << results[i].metric << "\", \"value\": " << num
-        << ", \"unit\": \"" << results[i].unit << "\", \"note\": \"" << results[i].note << "\"}";
-    }
-    f << "]}\n";
+  flint::bench::PrintResults(results);
+  if (!out_path.empty() &&
+      !flint::bench::WriteResults(out_path, "bench_nand", "nand_die",
+                                  "Host speed of the NAND die model (model/nand, "
+                                  "docs/nand_model.md) at the small and paper configs; default "
+                                  "error model on.",
+                                  results)) {
+    return 1;
   }
   return 0;
 }
