@@ -6,7 +6,8 @@ JSON (docs/results.json). Figure 9 of the paper: useful and re-fetched bandwidth
 and the FLINT / H3 useful-bandwidth ratio.
 
   scripts/evaluate.py --build build [--config paper] [--models all] [--batches 1]
-                      [--engines flint,fcfs,h3,h3-oracle] [--tile-lines K] [--out docs/results.md]
+                      [--engines flint,fcfs,h3,h3-oracle] [--tile-lines K] [--crq N]
+                      [--out docs/results.md]
 """
 import argparse
 import datetime
@@ -31,6 +32,8 @@ def run(exe, model, args, batch):
            "--engines", args.engines]
     if args.tile_lines:
         cmd += ["--tile-lines", str(args.tile_lines)]
+    if args.crq:
+        cmd += ["--crq", str(args.crq)]
     t0 = time.time()
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
@@ -53,6 +56,7 @@ def main():
     ap.add_argument("--batches", default="1")
     ap.add_argument("--engines", default="flint,fcfs,h3,h3-oracle")
     ap.add_argument("--tile-lines", type=int, default=0)
+    ap.add_argument("--crq", type=int, default=0, help="cache request queue entries (0: config)")
     ap.add_argument("--out", default="docs/results.md")
     args = ap.parse_args()
     exe = pathlib.Path(args.build) / "sim" / "flint-eval"
@@ -67,10 +71,14 @@ def main():
     rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
                          text=True).stdout.strip() or "unknown"
     engines = args.engines.split(",")
+    queue = str(args.crq) if args.crq else "the config's"
     lines = [
         "# FLINT against H3 on decode steps (paper section 6.1, Fig. 9)", "",
         f"Generated {datetime.date.today()} at commit {rev} by `scripts/evaluate.py --config "
-        f"{args.config} --batches {args.batches}` (raw figures: `{out.with_suffix('.json').name}`). "
+        f"{args.config} --batches {args.batches}"
+        f"{' --crq ' + str(args.crq) if args.crq else ''}` (raw figures: "
+        f"`{out.with_suffix('.json').name}`). "
+        f"Cache request queue: {queue} entries. "
         "One stack (stack 0 of 8) of the paper's package, one decode step, skew 0.5, seed 1, "
         f"tiling: {'K = ' + str(args.tile_lines) + '-line chunks dealt round robin' if args.tile_lines else 'one contiguous tile per SM per tensor'}; "
         "golden models, timing only. Engines: `flint` = BBC model, most-pending policy; `fcfs` = "

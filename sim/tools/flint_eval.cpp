@@ -5,7 +5,8 @@
 // and writes docs/results.md.
 //
 //   flint-eval --model NAME [--config paper] [--batch 1] [--tokens 1] [--seed 1] [--skew 0.5]
-//              [--stacks 8] [--stack 0] [--tile-lines K] [--sms N]
+//              [--stacks 8] [--stack 0] [--tile-lines K] [--sms N] [--crq N] [--hold C]
+//              [--age-cap C]
 //              [--engines flint,fcfs,h3,h3-oracle] [--check-data]
 #include <chrono>
 #include <cstdint>
@@ -33,7 +34,7 @@ int Usage(const std::string& why) {
                "flint-eval: %s\n"
                "usage: flint-eval --model NAME [--config small|medium|paper] [--batch B]\n"
                "                  [--tokens T] [--seed S] [--skew s] [--stacks N] [--stack K]\n"
-               "                  [--tile-lines K] [--sms N]\n"
+               "                  [--tile-lines K] [--sms N] [--crq N] [--hold C] [--age-cap C]\n"
                "                  [--engines flint,fcfs,h3,h3-oracle] [--check-data]\n",
                why.c_str());
   return 2;
@@ -79,6 +80,7 @@ int main(int argc, char** argv) {
   std::string model_name, config_name = "paper", engines = "flint,fcfs,h3,h3-oracle";
   flint::sim::DecodeOptions dopt;
   bool check_data = false;
+  uint64_t crq = 0, hold = 0, age_cap = 0;  // BBC options (0: the model's defaults)
   try {
     for (int i = 1; i < argc; ++i) {
       const std::string a = argv[i];
@@ -106,6 +108,12 @@ int main(int argc, char** argv) {
         dopt.tile_lines = Count(a, value());
       } else if (a == "--sms") {
         dopt.sms = static_cast<uint32_t>(Count(a, value()));
+      } else if (a == "--crq") {
+        crq = Count(a, value());
+      } else if (a == "--hold") {
+        hold = Count(a, value());
+      } else if (a == "--age-cap") {
+        age_cap = Count(a, value());
       } else if (a == "--engines") {
         engines = value();
       } else if (a == "--check-data") {
@@ -160,6 +168,9 @@ int main(int argc, char** argv) {
         o.loaded_bursts = loaded;
         o.check_data = check_data;
         o.seed = dopt.seed;
+        o.crq_entries = crq;
+        o.hold_cycles = hold;
+        o.age_cap_cycles = age_cap;
         flint::model::BbcModel bbc(*cfg, o);
         bbc.Load();
         bbc.Run(source, sink);
@@ -178,6 +189,7 @@ int main(int argc, char** argv) {
         o.loaded_bursts = loaded;
         o.check_data = check_data;
         o.seed = dopt.seed;
+        o.crq_entries = crq;
         flint::model::H3Model h3(*cfg, o);
         h3.Load();
         h3.Run(source, hint_source, sink);
