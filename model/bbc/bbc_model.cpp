@@ -113,10 +113,15 @@ std::optional<uint64_t> BbcModel::Pick(uint64_t now) const {
   return std::nullopt;
 }
 
-void BbcModel::NoteFetch(uint64_t burst) {
+// Every sense of a burst: counted, recorded, and a re-fetch if it was fetched before.
+bool BbcModel::NoteFetch(uint64_t burst) {
   ++stats_.bursts_fetched;
   stats_.fetched_bytes += cfg_.burst_bytes;
   if (burst_sequence_.size() < sequence_limit_) burst_sequence_.push_back(burst);
+  const bool refetch = ever_fetched_[burst] != 0;
+  ever_fetched_[burst] = 1;
+  stats_.bursts_refetched += refetch;
+  return refetch;
 }
 
 void BbcModel::IssueRead(uint64_t burst, uint64_t now) {
@@ -124,16 +129,14 @@ void BbcModel::IssueRead(uint64_t burst, uint64_t now) {
   const auto targets = Stripe(burst, &page);
   for (uint32_t d = 0; d < cfg_.dies; ++d) next_sensed_at_[d] = dies_[d].Read(targets, page, now);
   next_ = burst;
-  next_refetch_ = ever_fetched_[burst] != 0;
-  ever_fetched_[burst] = 1;
-  stats_.bursts_refetched += next_refetch_;
-  NoteFetch(burst);
+  next_refetch_ = NoteFetch(burst);
 }
 
 // NEXT's requests move to the per-die queues of the server.
-void BbcModel::Activate(uint64_t burst) {
+void BbcModel::Activate(uint64_t burst, bool refetch) {
   active_ = burst;
-  active_refetch_ = next_refetch_;
+  active_bp_ = PhysicalOf(burst);
+  active_refetch_ = refetch;
   active_last_arrival_ = 0;
   auto it = waiting_.find(burst);
   if (it == waiting_.end()) return;
@@ -173,17 +176,13 @@ void BbcModel::Promote(uint64_t now) {
       cache_ready_[d] = m.cache_ready_at;
       next_sensed_at_[d] = m.array_ready_at;
     }
-    pick_refetch = ever_fetched_[*pick] != 0;
-    ever_fetched_[*pick] = 1;
-    stats_.bursts_refetched += pick_refetch;
-    NoteFetch(*pick);
+    pick_refetch = NoteFetch(*pick);
   } else {
     for (uint32_t d = 0; d < cfg_.dies; ++d) {
       cache_ready_[d] = dies_[d].CacheEnd(all_planes_, now).cache_ready_at;
     }
   }
-  next_refetch_ = promoted_refetch;
-  Activate(promoted);
+  Activate(promoted, promoted_refetch);
   next_ = pick;
   next_refetch_ = pick_refetch;
 }
@@ -211,8 +210,8 @@ void BbcModel::Serve(uint32_t d, uint64_t now, const Sink& sink) {
   r.refetch = q.refetch;
   if (opt_.check_data) {
     // Decode word by word in place and compare with what load wrote (no allocation per line).
-    const BlockPage bp = PhysicalOf(*active_);
-    const uint64_t key = TagKey(PageTag{uint64_t{bp.block} * cfg_.pages + bp.page, q.slice, 0});
+    const uint64_t key =
+        TagKey(PageTag{uint64_t{active_bp_.block} * cfg_.pages + active_bp_.page, q.slice, 0});
     const uint64_t first_word = uint64_t{q.line} * cfg_.cl_bytes / kCodewordDataBytes;
     const uint64_t words = cfg_.cl_bytes / kCodewordDataBytes;
     Status status = Status::kOk;
@@ -261,7 +260,8 @@ void BbcModel::Accept(const BbcRequest& req, uint64_t at, const Sink& sink) {
   q.slice = la.slice;
   q.line = la.line;
   const bool hit = (active_ && *active_ == burst) || (next_ && *next_ == burst);
-  q.refetch = (active_ && *active_ == burst) ? active_refetch_ : (next_ && *next_ == burst) && next_refetch_;
+  // Requests for NEXT and for bursts not resident get their flag when the burst is activated.
+  q.refetch = active_ && *active_ == burst && active_refetch_;
   stats_.hits += hit;
   ++queued_;
   stats_.queue_high_water = std::max(stats_.queue_high_water, queued_);

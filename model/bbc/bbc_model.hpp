@@ -136,10 +136,10 @@ class BbcModel {
   void Index(uint64_t burst, const Waiting& w);
   void IssueRead(uint64_t burst, uint64_t now);
   void Promote(uint64_t now);  // NEXT -> ACTIVE (CacheRead or CacheEnd on every die)
-  void Activate(uint64_t burst);
+  void Activate(uint64_t burst, bool refetch);
   uint64_t ServeTime(uint32_t die) const;
   void Serve(uint32_t die, uint64_t now, const Sink& sink);
-  void NoteFetch(uint64_t burst);
+  bool NoteFetch(uint64_t burst);  // returns whether it is a re-fetch
   std::vector<PlaneBlock> Stripe(uint64_t burst, uint32_t* page) const;
 
   Config cfg_;
@@ -156,6 +156,7 @@ class BbcModel {
   uint64_t active_queued_ = 0;
 
   std::optional<uint64_t> active_, next_;
+  BlockPage active_bp_{};  // ACTIVE's (block, page), for the data check
   std::vector<uint64_t> next_sensed_at_;  // per die
   std::vector<uint64_t> cache_ready_;     // per die, ACTIVE's data readable from
   std::vector<uint8_t> ever_fetched_;     // per burst: fetched before (so a new fetch is a re-fetch)
