@@ -5,22 +5,42 @@
 
 namespace flint::model {
 
-BbcSched::BbcSched(uint32_t slots, BbcPolicy policy, uint64_t age_cap)
-    : slots_(slots), policy_(policy), age_cap_(age_cap) {
+namespace {
+bool Lane(const std::vector<bool>& v, uint32_t l) { return l < v.size() && v[l]; }
+uint64_t LaneBurst(const SchedIn& in, uint32_t l) {
+  return l < in.add_burst.size() ? in.add_burst[l] : 0;
+}
+}  // namespace
+
+BbcSched::BbcSched(uint32_t slots, BbcPolicy policy, uint64_t age_cap, uint32_t lanes)
+    : slots_(slots), policy_(policy), age_cap_(age_cap), lanes_(lanes) {
   if (slots == 0) throw std::invalid_argument("bbc_sched: no slots");
+  if (lanes == 0) throw std::invalid_argument("bbc_sched: no lanes");
 }
 
 SchedOut BbcSched::Outputs(const SchedIn& in) const {
   SchedOut o;
-  std::optional<uint32_t> hit, free;
+  std::optional<uint32_t> free;
   for (uint32_t s = 0; s < slots(); ++s) {
-    if (slots_[s].used && slots_[s].burst == in.add_burst && !hit) hit = s;
     if (!slots_[s].used && !free) free = s;
     o.used += slots_[s].used;
   }
-  o.add_hit = hit.has_value();
-  o.add_ready = hit || free;
-  o.add_slot = hit ? *hit : free.value_or(0);
+  // Each lane looks up its burst; the first offered lane with a new burst names the one burst
+  // that may take the free slot this cycle.
+  std::optional<uint64_t> new_burst;
+  for (uint32_t l = 0; l < lanes_; ++l) {
+    std::optional<uint32_t> hit;
+    for (uint32_t s = 0; s < slots() && !hit; ++s) {
+      if (slots_[s].used && slots_[s].burst == LaneBurst(in, l)) hit = s;
+    }
+    if (Lane(in.add_req, l) && !hit && !new_burst) new_burst = LaneBurst(in, l);
+    o.add_hit.push_back(hit.has_value());
+    o.add_slot.push_back(hit ? *hit : free.value_or(0));
+  }
+  for (uint32_t l = 0; l < lanes_; ++l) {
+    o.add_ready.push_back(o.add_hit[l] ||
+                          (free && (!new_burst || *new_burst == LaneBurst(in, l))));
+  }
   // Candidates: queued requests, not resident. Oldest first (FCFS); most queued, ties oldest.
   std::optional<uint32_t> oldest, most;
   for (uint32_t s = 0; s < slots(); ++s) {
@@ -41,17 +61,33 @@ SchedOut BbcSched::Outputs(const SchedIn& in) const {
   o.pick_burst = slots_[o.pick_slot].burst;
   o.query_count = slots_.at(in.query_slot).count;
   o.query_valid = slots_.at(in.query_slot).used;
+  o.age = (now_ - slots_.at(in.age_slot).oldest) & 0xffffffffu;  // the RTL's 32-bit difference
   return o;
 }
 
 void BbcSched::Step(const SchedIn& in) {
   const SchedOut o = Outputs(in);
-  if (in.sub_valid && (!slots_.at(in.sub_slot).used || slots_[in.sub_slot].count == 0)) {
-    throw std::logic_error("bbc_sched: sub of slot " + std::to_string(in.sub_slot) +
-                           " with nothing queued");
+  if (in.sub_valid && (!slots_.at(in.sub_slot).used || slots_[in.sub_slot].count < in.sub_n)) {
+    throw std::logic_error("bbc_sched: sub of " + std::to_string(in.sub_n) + " from slot " +
+                           std::to_string(in.sub_slot) + ", which has fewer queued");
   }
-  const bool add = in.add_valid && o.add_ready;
-  if (in.set_res && !slots_.at(in.set_res_slot).used && !(add && o.add_slot == in.set_res_slot)) {
+  std::vector<uint64_t> added(slots(), 0);
+  bool alloc = false;
+  for (uint32_t l = 0; l < lanes_; ++l) {
+    if (!Lane(in.add_valid, l)) continue;
+    if (!Lane(in.add_req, l) || !o.add_ready[l]) {
+      throw std::logic_error("bbc_sched: add on lane " + std::to_string(l) +
+                             ", which was not offered and ready");
+    }
+    ++added[o.add_slot[l]];
+    alloc = alloc || !o.add_hit[l];
+  }
+  std::optional<uint32_t> free;
+  for (uint32_t s = 0; s < slots() && !free; ++s) {
+    if (!slots_[s].used) free = s;
+  }
+  if (in.set_res && !slots_.at(in.set_res_slot).used &&
+      !(alloc && free && *free == in.set_res_slot)) {
     throw std::logic_error("bbc_sched: residency mark on free slot " +
                            std::to_string(in.set_res_slot));
   }
@@ -61,13 +97,17 @@ void BbcSched::Step(const SchedIn& in) {
   }
   for (uint32_t s = 0; s < slots(); ++s) {
     Slot& x = slots_[s];
-    const bool a = add && o.add_slot == s;
-    const bool d = in.sub_valid && in.sub_slot == s;
+    const bool a = added[s] != 0;
+    const uint64_t d = (in.sub_valid && in.sub_slot == s) ? in.sub_n : 0;
     const uint64_t before = x.count;
-    if (a && !x.used) x.burst = in.add_burst;
-    // A request joins an empty queue (or replaces the last one served in the same cycle).
-    if (a && (before == 0 || (d && before == 1))) x.oldest = now_;
-    x.count = before + a - d;
+    if (a && !x.used) {
+      for (uint32_t l = 0; l < lanes_; ++l) {
+        if (Lane(in.add_valid, l) && !o.add_hit[l]) x.burst = LaneBurst(in, l);
+      }
+    }
+    // Requests join an empty queue (or replace the last ones served in the same cycle).
+    if (a && (before == 0 || (d != 0 && before == d))) x.oldest = now_;
+    x.count = before + added[s] - d;
     x.resident = (x.resident || (in.set_res && in.set_res_slot == s)) &&
                  !(in.clr_res && in.clr_res_slot == s);
     x.used = (x.used || a) && (x.resident || x.count != 0);

@@ -1,9 +1,11 @@
 // Burst scheduler with the cl-to-page map's slots (paper section 4.1, Fig. 7; docs/bbc.md).
 //
 // Slots small flop entries, one per burst that has queued requests or is resident: {burst,
-// queued-request count, cycle of its oldest queued request, resident}. The CRQ adds one request
-// a cycle (add_*: the slot of its burst, allocated if new) and the server takes them away one a
-// cycle (sub_*). The BBC marks the bursts it senses resident (ACTIVE or NEXT) and clears the mark
+// queued-request count, cycle of its oldest queued request, resident}. The CRQ adds up to Lanes
+// requests a cycle (add_*: each finds the slot of its burst; at most one new burst is allocated a
+// cycle, so a lane whose burst is new and differs from the first new one is refused), and the
+// server takes sub_n_i queued requests of one slot away a cycle (sub_*: the dies drain ACTIVE in
+// parallel). The BBC marks the bursts it senses resident (ACTIVE or NEXT) and clears the mark
 // when it releases them; a slot is freed when it is neither resident nor has queued requests.
 //
 // pick_* is the next burst to sense, combinational from the slots: among slots with queued
@@ -26,20 +28,24 @@ module flint_bbc_sched #(
   parameter int unsigned Policy    = 1,
   parameter int unsigned AgeBits   = 32,
   parameter int unsigned AgeCap    = 4 * flint_cfg_pkg::BurstPeriodCycles,
+  parameter int unsigned Lanes     = 1,
   // do not override
   localparam int unsigned SlotBits = (Slots > 1) ? $clog2(Slots) : 1
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
-  // a request for `add_burst_i` enters the CRQ
-  input  logic                 add_valid_i,
-  output logic                 add_ready_o,  // its burst has a slot, or a slot is free
-  input  logic [BurstBits-1:0] add_burst_i,
-  output logic [SlotBits-1:0]  add_slot_o,
-  output logic                 add_hit_o,    // the burst already had a slot
-  // a queued request of slot `sub_slot_i` leaves the CRQ (served)
+  // Lane l offers a request for burst l (add_req_i; ready does not depend on add_valid_i) and
+  // add_valid_i says which offered, ready lanes enter the CRQ this cycle.
+  input  logic [Lanes-1:0]           add_req_i,
+  input  logic [Lanes-1:0]           add_valid_i,
+  output logic [Lanes-1:0]           add_ready_o,  // its burst has a slot, or may take a free one
+  input  logic [Lanes*BurstBits-1:0] add_burst_i,
+  output logic [Lanes*SlotBits-1:0]  add_slot_o,
+  output logic [Lanes-1:0]           add_hit_o,    // the burst already had a slot
+  // sub_n_i queued requests of slot `sub_slot_i` leave the CRQ (served)
   input  logic                 sub_valid_i,
   input  logic [SlotBits-1:0]  sub_slot_i,
+  input  logic [CountBits-1:0] sub_n_i,
   // residency marks
   input  logic                 set_res_i,
   input  logic [SlotBits-1:0]  set_res_slot_i,
@@ -53,6 +59,9 @@ module flint_bbc_sched #(
   input  logic [SlotBits-1:0]  query_slot_i,
   output logic [CountBits-1:0] query_count_o,
   output logic                 query_valid_o,
+  // age of the oldest queued request of another slot (the BBC's age cap on NEXT)
+  input  logic [SlotBits-1:0]  age_slot_i,
+  output logic [AgeBits-1:0]   age_o,
   output logic [SlotBits:0]    used_o  // slots in use
 );
   logic [Slots-1:0]     valid_q, resident_q, valid_d, resident_d;
@@ -62,30 +71,55 @@ module flint_bbc_sched #(
   logic [Slots*AgeBits-1:0]   oldest_q, oldest_d;
   logic [AgeBits-1:0]   now_q;
 
-  // --- add: find the burst's slot, else the lowest free one --------------------------------
-  logic hit, free_found;
-  logic [SlotBits-1:0] hit_slot, free_slot;
+  // --- add: each lane finds its burst's slot; the first lane offering a new burst allocates
+  // the lowest free slot, and later lanes with that same burst share it -----------------------
+  logic free_found;
+  logic [SlotBits-1:0] free_slot;
   always_comb begin
-    hit = 1'b0;
-    hit_slot = '0;
     free_found = 1'b0;
     free_slot = '0;
     for (int unsigned s = 0; s < Slots; s++) begin
-      if (valid_q[s] && burst_q[s*BurstBits +: BurstBits] == add_burst_i && !hit) begin
-        hit = 1'b1;
-        hit_slot = SlotBits'(s);
-      end
       if (!valid_q[s] && !free_found) begin
         free_found = 1'b1;
         free_slot = SlotBits'(s);
       end
     end
   end
-  assign add_ready_o = hit || free_found;
-  assign add_slot_o  = hit ? hit_slot : free_slot;
-  assign add_hit_o   = hit;
-  logic add_fire;
-  assign add_fire = add_valid_i && add_ready_o;
+  logic [Lanes-1:0] hit;
+  logic [Lanes*SlotBits-1:0] hit_slot;
+  logic new_found;
+  logic [BurstBits-1:0] new_burst;
+  always_comb begin
+    new_found = 1'b0;
+    new_burst = '0;
+    for (int unsigned l = 0; l < Lanes; l++) begin
+      hit[l] = 1'b0;
+      hit_slot[l*SlotBits +: SlotBits] = '0;
+      for (int unsigned s = 0; s < Slots; s++) begin
+        if (valid_q[s] && !hit[l] &&
+            burst_q[s*BurstBits +: BurstBits] == add_burst_i[l*BurstBits +: BurstBits]) begin
+          hit[l] = 1'b1;
+          hit_slot[l*SlotBits +: SlotBits] = SlotBits'(s);
+        end
+      end
+      if (add_req_i[l] && !hit[l] && !new_found) begin
+        new_found = 1'b1;
+        new_burst = add_burst_i[l*BurstBits +: BurstBits];
+      end
+    end
+  end
+  always_comb begin
+    for (int unsigned l = 0; l < Lanes; l++) begin
+      add_ready_o[l] = hit[l] || (free_found &&
+                       (!new_found || add_burst_i[l*BurstBits +: BurstBits] == new_burst));
+      add_slot_o[l*SlotBits +: SlotBits] = hit[l] ? hit_slot[l*SlotBits +: SlotBits] : free_slot;
+    end
+  end
+  assign add_hit_o = hit;
+  logic [Lanes-1:0] add_fire;
+  assign add_fire = add_valid_i & add_ready_o;
+  logic alloc;  // some lane takes the free slot this cycle
+  assign alloc = |(add_fire & ~hit);
 
   // --- pick ----------------------------------------------------------------------------------
   logic [Slots-1:0] cand;
@@ -132,6 +166,7 @@ module flint_bbc_sched #(
 
   assign query_count_o = count_q[32'(query_slot_i)*CountBits +: CountBits];
   assign query_valid_o = valid_q[query_slot_i];
+  assign age_o = age[32'(age_slot_i)*AgeBits +: AgeBits];
 
   always_comb begin
     used_o = '0;
@@ -139,23 +174,30 @@ module flint_bbc_sched #(
   end
 
   // --- state ---------------------------------------------------------------------------------
-  logic [Slots-1:0] add_s, sub_s;
+  logic [Slots-1:0] add_s;
+  logic [Slots*CountBits-1:0] add_n;  // requests added to each slot this cycle
+  logic [Slots-1:0] sub_s;
   always_comb begin
     for (int unsigned s = 0; s < Slots; s++) begin
-      add_s[s] = add_fire && add_slot_o == SlotBits'(s);
-      sub_s[s] = sub_valid_i && sub_slot_i == SlotBits'(s);
-      count_d[s*CountBits +: CountBits] =
-          count_q[s*CountBits +: CountBits] + CountBits'(add_s[s]) - CountBits'(sub_s[s]);
+      add_n[s*CountBits +: CountBits] = '0;
+      for (int unsigned l = 0; l < Lanes; l++) begin
+        if (add_fire[l] && add_slot_o[l*SlotBits +: SlotBits] == SlotBits'(s))
+          add_n[s*CountBits +: CountBits] = add_n[s*CountBits +: CountBits] + 1'b1;
+      end
+      add_s[s] = add_n[s*CountBits +: CountBits] != '0;
+      sub_s[s] = sub_valid_i && sub_slot_i == SlotBits'(s) && sub_n_i != '0;
+      count_d[s*CountBits +: CountBits] = count_q[s*CountBits +: CountBits] +
+          add_n[s*CountBits +: CountBits] - (sub_s[s] ? sub_n_i : '0);
       resident_d[s] = (resident_q[s] || (set_res_i && set_res_slot_i == SlotBits'(s))) &&
                       !(clr_res_i && clr_res_slot_i == SlotBits'(s));
       burst_d[s*BurstBits +: BurstBits] =
-          (add_s[s] && !valid_q[s]) ? add_burst_i : burst_q[s*BurstBits +: BurstBits];
+          (alloc && free_slot == SlotBits'(s)) ? new_burst : burst_q[s*BurstBits +: BurstBits];
       // The oldest request's cycle: set when the count leaves zero, kept until it returns to
       // zero. The server takes a slot's requests per die, not strictly oldest first, so this is
       // an upper bound on the age of what is queued, which is what a starvation bound needs.
       oldest_d[s*AgeBits +: AgeBits] =
           (add_s[s] && (count_q[s*CountBits +: CountBits] == '0 ||
-                        (sub_s[s] && count_q[s*CountBits +: CountBits] == CountBits'(1))))
+                        (sub_s[s] && count_q[s*CountBits +: CountBits] == sub_n_i)))
           ? now_q : oldest_q[s*AgeBits +: AgeBits];
       valid_d[s] = (valid_q[s] || add_s[s]) &&
                    (resident_d[s] || count_d[s*CountBits +: CountBits] != '0);
@@ -182,13 +224,23 @@ module flint_bbc_sched #(
 
   // --- invariants ----------------------------------------------------------------------------
   // the entries the checks need, read out of the flat buses
-  logic [CountBits-1:0] sub_count, add_count;
+  logic [CountBits-1:0] sub_count;
   assign sub_count = count_q[32'(sub_slot_i)*CountBits +: CountBits];
-  assign add_count = count_q[32'(add_slot_o)*CountBits +: CountBits];
-  `FLINT_ASSERT_IMPLY(SubOnlyQueued, sub_valid_i, valid_q[sub_slot_i] && sub_count != '0)
-  `FLINT_ASSERT_IMPLY(CountNoWrap, add_fire, add_count != '1)
-  `FLINT_ASSERT_IMPLY(SetResOnlyUsed, set_res_i,
-                      valid_q[set_res_slot_i] || (add_fire && add_slot_o == set_res_slot_i))
+  logic count_wraps, take_unready, set_on_free;
+  always_comb begin
+    count_wraps = 1'b0;
+    for (int unsigned s = 0; s < Slots; s++) begin
+      count_wraps = count_wraps ||
+                    ({1'b0, count_q[s*CountBits +: CountBits]} +
+                     {1'b0, add_n[s*CountBits +: CountBits]} > {1'b0, {CountBits{1'b1}}});
+    end
+    take_unready = |(add_valid_i & ~(add_req_i & add_ready_o));
+    set_on_free = set_res_i && !valid_q[set_res_slot_i] && !(alloc && free_slot == set_res_slot_i);
+  end
+  `FLINT_ASSERT_IMPLY(SubOnlyQueued, sub_valid_i, valid_q[sub_slot_i] && sub_count >= sub_n_i)
+  `FLINT_ASSERT(CountNoWrap, !count_wraps)
+  `FLINT_ASSERT(AddOnlyOfferedReady, !take_unready)
+  `FLINT_ASSERT(SetResOnlyUsed, !set_on_free)
   `FLINT_ASSERT_IMPLY(ClrResOnlyResident, clr_res_i, resident_q[clr_res_slot_i])
   `FLINT_ASSERT_IMPLY(PickNotResident, pick_valid_o, !resident_q[pick_slot_o])
   `FLINT_ASSERT_IMPLY(AgeInRange, pick_valid_o, !old_age[AgeBits-1])

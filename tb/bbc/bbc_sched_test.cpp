@@ -14,12 +14,19 @@
 #include "Vsched_small.h"
 #include "Vsched_small_cap.h"
 #include "Vsched_small_fcfs.h"
+#include "Vsched_small_l2.h"
 #include "flint_config.hpp"
 #include "tb/common/harness.hpp"
 #include "tb/common/seed.hpp"
 #include "tb/ftl/ftl_tb.hpp"
 
 namespace {
+
+uint32_t CeilLog2(uint32_t n) {
+  uint32_t b = 0;
+  while ((1u << b) < n) ++b;
+  return b;
+}
 
 using flint::model::BbcPolicy;
 using flint::model::BbcSched;
@@ -29,28 +36,46 @@ using flint::model::SchedOut;
 template <class Dut>
 class SchedBench {
  public:
-  SchedBench(uint32_t seed, uint32_t slots, BbcPolicy policy, uint64_t age_cap)
-      : h_(seed, "bbc_sched"), model_(slots, policy, age_cap) {
+  SchedBench(uint32_t seed, uint32_t slots, BbcPolicy policy, uint64_t age_cap,
+             uint32_t lanes = 1, uint32_t burst_bits = 0)
+      : h_(seed, "bbc_sched"), model_(slots, policy, age_cap, lanes), burst_bits_(burst_bits) {
     flint::tb::ResetFromHigh(h_);
   }
 
   // Drives one cycle, checks every output against the model, steps both.
   SchedOut Step(const SchedIn& in) {
     auto& d = h_.dut();
-    d.add_valid_i = in.add_valid;
-    d.add_burst_i = static_cast<uint32_t>(in.add_burst);
+    const uint32_t lanes = model_.lanes();
+    uint32_t req = 0, valid = 0;
+    uint64_t bursts = 0;
+    for (uint32_t l = 0; l < lanes; ++l) {
+      req |= static_cast<uint32_t>(l < in.add_req.size() && in.add_req[l]) << l;
+      valid |= static_cast<uint32_t>(l < in.add_valid.size() && in.add_valid[l]) << l;
+      if (l < in.add_burst.size()) bursts |= in.add_burst[l] << (l * burst_bits_);
+    }
+    d.add_req_i = req;
+    d.add_valid_i = valid;
+    d.add_burst_i = static_cast<uint32_t>(bursts);
     d.sub_valid_i = in.sub_valid;
     d.sub_slot_i = in.sub_slot;
+    d.sub_n_i = static_cast<uint32_t>(in.sub_n);
     d.set_res_i = in.set_res;
     d.set_res_slot_i = in.set_res_slot;
     d.clr_res_i = in.clr_res;
     d.clr_res_slot_i = in.clr_res_slot;
     d.query_slot_i = in.query_slot;
+    d.age_slot_i = in.age_slot;
     h_.Eval();
     const SchedOut want = model_.Outputs(in);
-    Same("add_ready_o", d.add_ready_o, want.add_ready);
-    Same("add_hit_o", d.add_hit_o, want.add_hit);
-    if (want.add_ready) Same("add_slot_o", d.add_slot_o, want.add_slot);
+    const uint32_t slot_bits = model_.slots() > 1 ? CeilLog2(model_.slots()) : 1;
+    for (uint32_t l = 0; l < lanes; ++l) {
+      Same("add_ready_o", (d.add_ready_o >> l) & 1u, want.add_ready[l]);
+      Same("add_hit_o", (d.add_hit_o >> l) & 1u, want.add_hit[l]);
+      if (want.add_ready[l]) {
+        Same("add_slot_o", (d.add_slot_o >> (l * slot_bits)) & ((1u << slot_bits) - 1),
+             want.add_slot[l]);
+      }
+    }
     Same("pick_valid_o", d.pick_valid_o, want.pick_valid);
     if (want.pick_valid) {
       Same("pick_slot_o", d.pick_slot_o, want.pick_slot);
@@ -58,6 +83,7 @@ class SchedBench {
     }
     Same("query_valid_o", d.query_valid_o, want.query_valid);
     Same("query_count_o", d.query_count_o, want.query_count);
+    if (model_.slot(in.age_slot).count != 0) Same("age_o", d.age_o, want.age);
     Same("used_o", d.used_o, want.used);
     model_.Step(in);
     h_.Tick();
@@ -66,10 +92,12 @@ class SchedBench {
     return want;
   }
   SchedOut Idle() { return Step(SchedIn{}); }
+  // Offers one request on lane 0; it is added if the scheduler is ready for it.
   SchedOut Add(uint64_t burst) {
     SchedIn in;
-    in.add_valid = true;
-    in.add_burst = burst;
+    in.add_req = {true};
+    in.add_burst = {burst};
+    in.add_valid = {model_.Outputs(in).add_ready[0]};
     return Step(in);
   }
   const BbcSched& model() const { return model_; }
@@ -86,6 +114,7 @@ class SchedBench {
   }
   flint::tb::Harness<Dut> h_;
   BbcSched model_;
+  uint32_t burst_bits_;
   uint64_t cycles_ = 0;
 };
 
@@ -97,12 +126,25 @@ constexpr uint64_t kPaperCap = 4 * flint::kPaperConfig.burst_period_cycles;
 template <class Dut>
 void RandomRun(SchedBench<Dut>& b, std::mt19937_64& rng, uint64_t bursts, uint64_t cycles,
                uint64_t burst_stride) {
-  uint64_t picks = 0, refused = 0;
+  uint64_t picks = 0, refused = 0, shared = 0;
   for (uint64_t c = 0; c < cycles; ++c) {
     const BbcSched& m = b.model();
     SchedIn in;
-    in.add_valid = rng() % 3 != 0;
-    in.add_burst = (rng() % bursts) * burst_stride;
+    // Lanes offer requests; the ones taken are a random subset of the offered, ready lanes
+    // (the CRQ banks may refuse some), so readiness is asked of the model first. The CRQ bounds
+    // what is queued (CountBits holds it): no offers while 96 are.
+    uint64_t queued_total = 0;
+    for (uint32_t s = 0; s < m.slots(); ++s) queued_total += m.slot(s).count;
+    for (uint32_t l = 0; l < m.lanes(); ++l) {
+      in.add_req.push_back(queued_total < 96 && rng() % 3 != 0);
+      in.add_burst.push_back((rng() % bursts) * burst_stride);
+    }
+    const SchedOut offer = m.Outputs(in);
+    for (uint32_t l = 0; l < m.lanes(); ++l) {
+      in.add_valid.push_back(in.add_req[l] && offer.add_ready[l] && rng() % 8 != 0);
+      refused += in.add_req[l] && !offer.add_ready[l];
+      shared += l > 0 && in.add_valid[l] && in.add_valid[0] && in.add_burst[l] == in.add_burst[0];
+    }
     std::vector<uint32_t> queued, used, resident;
     for (uint32_t s = 0; s < m.slots(); ++s) {
       if (m.slot(s).count) queued.push_back(s);
@@ -112,6 +154,7 @@ void RandomRun(SchedBench<Dut>& b, std::mt19937_64& rng, uint64_t bursts, uint64
     if (!queued.empty() && rng() % 2) {
       in.sub_valid = true;
       in.sub_slot = queued[rng() % queued.size()];
+      in.sub_n = 1 + rng() % std::min<uint64_t>(m.slot(in.sub_slot).count, m.lanes());
     }
     if (!used.empty() && resident.size() < 2 && rng() % 6 == 0) {
       in.set_res = true;
@@ -122,13 +165,14 @@ void RandomRun(SchedBench<Dut>& b, std::mt19937_64& rng, uint64_t bursts, uint64
       in.clr_res_slot = resident[rng() % resident.size()];
     }
     in.query_slot = static_cast<uint32_t>(rng() % m.slots());
+    in.age_slot = static_cast<uint32_t>(rng() % m.slots());
     const SchedOut o = b.Step(in);
     picks += o.pick_valid;
-    refused += in.add_valid && !o.add_ready;
   }
-  INFO("picks " << picks << " refused adds " << refused);
+  INFO("picks " << picks << " refused adds " << refused << " shared-burst adds " << shared);
   REQUIRE(picks > cycles / 4);  // the pick was exercised
   REQUIRE(refused > 0);         // and the full-slots refusal
+  if (b.model().lanes() > 1) REQUIRE(shared > 0);  // and lanes adding to one burst together
 }
 
 }  // namespace
@@ -176,11 +220,11 @@ TEST_CASE("bbc sched: the age cap makes most-pending take the oldest request", "
 TEST_CASE("bbc sched: full slots refuse a new burst, take known ones, and free when drained",
           "[bbc]") {
   SchedBench<Vsched_small_cap> b(flint::tb::TestSeed(), 4, BbcPolicy::kMostPending, 50);
-  for (uint64_t burst : {10, 11, 12, 13}) REQUIRE(b.Add(burst).add_ready);
+  for (uint64_t burst : {10, 11, 12, 13}) REQUIRE(b.Add(burst).add_ready[0]);
   REQUIRE(b.dut().used_o == 4);
   const SchedOut refused = b.Add(14);
-  REQUIRE_FALSE(refused.add_ready);
-  REQUIRE(b.Add(12).add_hit);
+  REQUIRE_FALSE(refused.add_ready[0]);
+  REQUIRE(b.Add(12).add_hit[0]);
   // Slot of burst 11 (slot 1): mark it resident, serve its request: it stays (resident).
   SchedIn in;
   in.set_res = true;
@@ -201,8 +245,8 @@ TEST_CASE("bbc sched: full slots refuse a new burst, take known ones, and free w
   b.Step(in);
   REQUIRE(b.dut().used_o == 3);
   const SchedOut again = b.Add(14);
-  REQUIRE(again.add_ready);
-  REQUIRE(again.add_slot == 1);
+  REQUIRE(again.add_ready[0]);
+  REQUIRE(again.add_slot[0] == 1);
 }
 
 TEST_CASE("bbc sched: random traffic matches the model", "[bbc][random]") {
@@ -219,6 +263,11 @@ TEST_CASE("bbc sched: random traffic matches the model", "[bbc][random]") {
   }
   SECTION("small, 4 slots, age cap 50") {
     SchedBench<Vsched_small_cap> b(seed, 4, BbcPolicy::kMostPending, 50);
+    RandomRun(b, rng, 6, 20000, 1);
+  }
+  SECTION("small, 2 lanes, 4 slots, age cap 50") {
+    SchedBench<Vsched_small_l2> b(seed, 4, BbcPolicy::kMostPending, 50, 2,
+                                  flint::kSmallConfig.burst_idx_bits);
     RandomRun(b, rng, 6, 20000, 1);
   }
   SECTION("paper") {
