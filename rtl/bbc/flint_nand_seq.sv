@@ -35,6 +35,7 @@ module flint_nand_seq #(
   // bcmd_blocks_i[p*BlockBits +: BlockBits] on physical plane bcmd_planes_i[p*PlaneBits +: ..]
   input  logic                        bcmd_valid_i,
   output logic                        bcmd_ready_o,
+  output logic                        bcmd_can_o,   // bcmd_op_i would go now (not of valid)
   input  flint_pkg::nand_cmd_e        bcmd_op_i,
   input  logic [PageBits-1:0]         bcmd_page_i,
   input  logic [Planes*PlaneBits-1:0] bcmd_planes_i,
@@ -66,14 +67,16 @@ module flint_nand_seq #(
   logic out_q, out_d;  // a data-out is in flight
   logic [TagBits-1:0] tag_q, tag_d;
 
-  logic bcmd_needs_io, bcmd_go, line_go;
-  assign bcmd_needs_io = bcmd_op_i != flint_pkg::NandCmdRead;
-  assign bcmd_go = bcmd_valid_i && die_array_ready_i &&
-                   (!bcmd_needs_io || (die_io_ready_i && out_free && !line_valid_i));
-  // A cache move waits for the lines still asked for; a Read does not block them.
   // The next data-out may go in the cycle the previous one's data comes back.
   logic out_free;
   assign out_free = !out_q || die_data_valid_i;
+  logic bcmd_needs_io, bcmd_go, line_go;
+  assign bcmd_needs_io = bcmd_op_i != flint_pkg::NandCmdRead;
+  // The BBC commands every die in the same cycle, so it asks them all first.
+  assign bcmd_can_o = die_array_ready_i &&
+                      (!bcmd_needs_io || (die_io_ready_i && out_free && !line_valid_i));
+  assign bcmd_go = bcmd_valid_i && bcmd_can_o;
+  // A cache move waits for the lines still asked for; a Read does not block them.
   assign line_go = line_valid_i && !bcmd_go && die_io_ready_i && die_cache_ready_i && out_free;
   assign bcmd_ready_o = bcmd_go;
   assign line_ready_o = line_go;
