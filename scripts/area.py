@@ -50,6 +50,8 @@ def size_text(bits):
     b = bits / 8
     if b >= 1 << 20:
         return f"{b / (1 << 20):.3g} MiB"
+    if b < 1024:
+        return f"{b:.4g} B"
     return f"{b / 1024:.4g} KiB"
 
 
@@ -97,12 +99,6 @@ def attribute(flow, out):
     return top is not None, roots, found
 
 
-def per_count(st, cfg, have_top):
-    if have_top:
-        return 1
-    return cfg["config"]["dies"] if st["per"] == "dies" else 1
-
-
 def macro(depth, width, org, ports):
     size = max(1, (width * depth + 7) // 8)
     return sram_model.Macro(size, width, org["banks"], ports["rw"], ports["r"], ports["w"],
@@ -112,17 +108,102 @@ def macro(depth, width, org, ports):
 WRAPPER_PORTS = {"rw": 0, "r": 1, "w": 1}   # flint_sram: one read port, one write port
 
 
+def price(mdl, depth, width, copies, org, ports, paper_ports, **extra):
+    """One macro shape, `copies` times: the model's figures for one copy, the totals for all,
+    and how the shape lies outside the model's calibration (empty: inside)."""
+    m = macro(depth, width, org, ports)
+    alt = macro(depth, width, org, paper_ports)
+    pr = mdl.predict(m)
+    alt_mm2 = mdl.area(alt)
+    return {**extra, "depth": depth, "width": width, "copies": copies, "bits": depth * width,
+            "total_bits": copies * depth * width, "macro": m.describe(),
+            "area_mm2": pr["area_mm2"], "total_area_mm2": copies * pr["area_mm2"],
+            "access_ns": pr["access_ns"], "cycle_ns": pr["cycle_ns"],
+            "read_nj": pr["read_nj"], "leak_mw": pr["leak_mw"],
+            "ports": dict(ports), "paper_ports_macro": alt.describe(),
+            "paper_ports_area_mm2": alt_mm2,
+            "total_paper_ports_area_mm2": copies * alt_mm2,
+            "outside_calibration": mdl.outside_calibration(m),
+            "below_calibration": mdl.below_calibration(m)}
+
+
+def shape_text(m):
+    """'128 x 128 x 26 b': copies x rows x width."""
+    return f"{m['copies']} x {m['depth']} x {m['width']} b"
+
+
+def logic_copies(module, cfg, have_top, root_copies):
+    """Copies of a root block the stack has: the copies of its own SRAMs (a CRQ bank block is
+    as many copies as its macros), else its part's rule (a per-die block once per die)."""
+    if have_top:
+        return 1
+    if module in root_copies:
+        return root_copies[module]
+    _, part = synth.structure_of(module)
+    return part["copies"](cfg, []) if part else 1
+
+
+def block_instances(module, macros, mods, cfg, have_top, root_copies):
+    """How many instances of a structure's block the stack has: a root block as many as its
+    copies; a block inside another (a CRQ bank inside flint_bbc_die) as many as the macros it
+    owns over the macros one instance of it has."""
+    if mods[module]["root"]:
+        return logic_copies(module, cfg, have_top, root_copies)
+    per = len(mods[module]["srams"])
+    owned = sum(m["copies"] for m in macros if m.get("block") == module)
+    if per and owned:
+        return owned // per
+    _, part = synth.structure_of(module)
+    return part["copies"](cfg, []) if part else 1
+
+
+def banked_reading(mdl, macros, org):
+    """The same macros priced as one array of `copies` banks each: the model's per-bank term
+    (fitted on CACTI's 2 to 8 banks of 4 KiB and more) as a reading of what a small macro's
+    own periphery might add, since the model's one-bank figure grows only with the bits."""
+    total = 0.0
+    for mc in macros:
+        size = max(1, (mc["width"] * mc["depth"] + 7) // 8)
+        pt = mc["ports"]
+        m = sram_model.Macro(size * mc["copies"], mc["width"], mc["copies"], pt["rw"], pt["r"],
+                             pt["w"], ecc=org["ecc"], cell=org["cell"],
+                             objective=org["objective"])
+        total += mdl.area(m)
+    return total
+
+
+def crq_variant(v, st, row, cfg, mdl, factor):
+    """A deeper queue priced with the per-bank structure of `row` (the structure's main part
+    as built: its bank count and ports)."""
+    part = next(p for p in row["parts"] if p["name"] == v["part"])
+    banks = structures.crq_banks_of(cfg, part["macros"])
+    ports = part["macros"][0]["ports"]
+    entries = v["entries"](cfg)
+    macros = [price(mdl, depth, width, copies, st["org"], ports, st["paper_ports"],
+                    inst=v["part"])
+              for depth, width, copies in structures.crq_bank_layout(cfg, entries, banks)]
+    mm22 = sum(m["total_area_mm2"] for m in macros)
+    return {"key": v["key"], "name": v["name"], "why": v["why"], "of": st["key"],
+            "entries": entries,
+            "bursts": entries // cfg["derived"]["cl_per_burst"], "banks": banks,
+            "entries_per_bank": entries // banks, "source": part["source"], "macros": macros,
+            "bits": sum(m["total_bits"] for m in macros),
+            "sram_mm2_22nm": mm22, "sram_mm2_7nm": mm22 / factor,
+            "sram_mm2_22nm_paper_ports": sum(m["total_paper_ports_area_mm2"] for m in macros),
+            "banked_reading_mm2_22nm": banked_reading(mdl, macros, st["org"]),
+            "vs_main_row_mm2_22nm": mm22 - row["sram_mm2_22nm"]}
+
+
 def build(flow, cfg, out, demand_path=None):
     mdl = sram_model.model()
     have_top, roots, found = attribute(flow, out)
     mods = {r["module"]: r for r in flow["modules"] if r["ok"]}
     factor, factor_src = SCALE_7NM[PRIMARY]
     rows = []
-    claimed_modules = set()
+    variants = []
+    root_copies = {}   # root module -> copies the stack has (from its SRAMs' part)
     for st in structures.STRUCTURES:
-        n_copies = per_count(st, cfg, have_top)
-        row = {"key": st["key"], "name": st["name"], "paper": st["paper"], "parts": [],
-               "copies": n_copies, "per": st["per"]}
+        row = {"key": st["key"], "name": st["name"], "paper": st["paper"], "parts": []}
         for part in st["parts"]:
             rtl = [f for f in found if f["owner"] and f["owner"][1] is part]
             rtl_mods = sorted({f["owner"][2] for f in rtl})
@@ -132,51 +213,56 @@ def build(flow, cfg, out, demand_path=None):
                 p["source"] = "RTL"
                 p["modules"] = rtl_mods
                 p["macros"] = []
-                for f in rtl:
-                    s = f["sram"]
-                    m = macro(s["depth"], s["width"], st["org"], WRAPPER_PORTS)
-                    alt = macro(s["depth"], s["width"], st["org"], st["paper_ports"])
-                    pr = mdl.predict(m)
-                    p["macros"].append({
-                        "inst": ".".join(f["chain"][:1] + [s["inst"]]),
-                        "root": f["root"], "cell": s["inst"], "owner_module": f["root"],
-                        "depth": s["depth"], "width": s["width"], "bits": s["bits"],
-                        "macro": m.describe(), "area_mm2": pr["area_mm2"],
-                        "access_ns": pr["access_ns"], "cycle_ns": pr["cycle_ns"],
-                        "read_nj": pr["read_nj"], "leak_mw": pr["leak_mw"],
-                        "paper_ports_macro": alt.describe(),
-                        "paper_ports_area_mm2": mdl.area(alt)})
-                claimed_modules.update(rtl_mods)
+                for root in sorted({f["root"] for f in rtl}):
+                    fs = [f for f in rtl if f["root"] == root]
+                    copies = 1 if have_top else part["copies"](cfg, [f["sram"] for f in fs])
+                    root_copies[root] = copies
+                    # Instances of the same macro of the same module (the banks of a
+                    # generate loop) are one entry, their count folded into its copies.
+                    groups = {}
+                    for f in fs:
+                        s = f["sram"]
+                        key = (f["owner"][2], s["inst"].split(".")[-1], s["depth"], s["width"])
+                        groups.setdefault(key, []).append(f)
+                    for (owner, leaf, depth, width), g in groups.items():
+                        s = g[0]["sram"]
+                        inst = (".".join(g[0]["chain"][:1] + [s["inst"]]) if len(g) == 1
+                                else f"{owner}.{leaf}")
+                        p["macros"].append(price(
+                            mdl, depth, width, copies * len(g), st["org"], WRAPPER_PORTS,
+                            st["paper_ports"], inst=inst, root=root, cell=s["inst"],
+                            owner_module=root, block=owner, instances=len(g)))
             else:
                 macros, layout = part["from_config"](cfg)
-                p["source"] = "from config (RTL pending)"
-                if present:
-                    p["source"] = "from config (RTL has no flint_sram: storage in flops?)"
-                    p["modules"] = present
                 p["layout"] = layout
-                p["macros"] = []
-                for depth, width in macros:
-                    m = macro(depth, width, st["org"], st["paper_ports"])
-                    pr = mdl.predict(m)
-                    p["macros"].append({
-                        "inst": part["name"], "depth": depth, "width": width,
-                        "bits": depth * width, "macro": m.describe(),
-                        "area_mm2": pr["area_mm2"], "access_ns": pr["access_ns"],
-                        "cycle_ns": pr["cycle_ns"], "read_nj": pr["read_nj"],
-                        "leak_mw": pr["leak_mw"], "paper_ports_macro": m.describe(),
-                        "paper_ports_area_mm2": pr["area_mm2"]})
+                if not macros:
+                    # Held in flops: the area is its RTL modules' logic.
+                    p["source"] = (f"RTL: flops in {', '.join(present)}, no SRAM" if present
+                                   else "from config (RTL pending): no SRAM")
+                    if present:
+                        p["modules"] = present
+                else:
+                    p["source"] = "from config (RTL pending)"
+                    if present:
+                        p["source"] = "from config (RTL has no flint_sram: storage in flops?)"
+                        p["modules"] = present
+                p["macros"] = [price(mdl, depth, width, copies, st["org"], st["paper_ports"],
+                                     st["paper_ports"], inst=part["name"])
+                               for depth, width, copies in macros]
             row["parts"].append(p)
-        row["bits"] = n_copies * sum(m["bits"] for p in row["parts"] for m in p["macros"])
-        row["sram_mm2_22nm"] = n_copies * sum(m["area_mm2"] for p in row["parts"]
-                                              for m in p["macros"])
-        row["sram_mm2_22nm_paper_ports"] = n_copies * sum(
-            m["paper_ports_area_mm2"] for p in row["parts"] for m in p["macros"])
+        allm = [m for p in row["parts"] for m in p["macros"]]
+        row["bits"] = sum(m["total_bits"] for m in allm)
+        row["macros"] = sum(m["copies"] for m in allm)
+        row["sram_mm2_22nm"] = sum(m["total_area_mm2"] for m in allm)
+        row["sram_mm2_22nm_paper_ports"] = sum(m["total_paper_ports_area_mm2"] for m in allm)
         # logic of the structure's own RTL modules (informational: inside the logic row)
         lm = sorted({m for p in row["parts"] for m in p.get("modules", [])
-                     if p["source"] == "RTL"})
+                     if p["source"].startswith("RTL")})
         row["logic_modules"] = lm
-        row["logic_asap7_mm2"] = n_copies * sum(mm2(mods[m]["libs"]["asap7"]["area_um2"])
-                                                for m in lm if m in mods and mods[m]["root"])
+        row["logic_instances"] = {m: block_instances(m, allm, mods, cfg, have_top, root_copies)
+                                  for m in lm if m in mods}
+        row["logic_asap7_mm2"] = sum(n * mm2(mods[m]["libs"]["asap7"]["area_um2"])
+                                     for m, n in row["logic_instances"].items())
         row["sram_mm2_7nm"] = row["sram_mm2_22nm"] / factor
         cnt, kw = st["cacti_match"]
         cm = sram_model.Macro(**kw)
@@ -184,7 +270,18 @@ def build(flow, cfg, out, demand_path=None):
         row["paper_org"] = {"macro": cm.describe(), "count": cnt,
                             "cacti_mm2": cnt * cacti["area_mm2"] if cacti else None,
                             "model_mm2": cnt * mdl.area(cm)}
+        small = [m for m in allm if m["copies"] > 1 and m["below_calibration"]]
+        if small:
+            row["banked_reading_mm2_22nm"] = banked_reading(mdl, allm, st["org"])
+            # Per bit, the smallest macro against a 32 KiB one (the smallest CACTI array) of
+            # the same word and ports: 1.0 means the model charges no per-macro overhead.
+            s = min(small, key=lambda m: m["bits"])
+            ref = macro(32768 * 8 // s["width"], s["width"], st["org"], s["ports"])
+            row["small_macro_per_bit_vs_32k"] = (s["area_mm2"] / s["bits"]) / (
+                mdl.area(ref) / (ref.size_bytes * 8))
         rows.append(row)
+        for v in st.get("variants", []):
+            variants.append(crq_variant(v, st, row, cfg, mdl, factor))
     # SRAMs no structure claims.
     other = []
     for f in found:
@@ -200,8 +297,7 @@ def build(flow, cfg, out, demand_path=None):
     for r in roots:
         if not have_top and r["file"].startswith(COMMON_DIR):
             continue
-        st, _ = synth.structure_of(r["module"])
-        copies = per_count(st, cfg, have_top) if st else 1
+        copies = logic_copies(r["module"], cfg, have_top, root_copies)
         logic.append({"module": r["module"], "copies": copies,
                       "asap7_mm2": copies * mm2(r["libs"]["asap7"]["area_um2"]),
                       "nangate45_mm2": copies * mm2(r["libs"]["nangate45"]["area_um2"]),
@@ -220,6 +316,9 @@ def build(flow, cfg, out, demand_path=None):
         "sram_mm2_22nm_paper_ports": sum(r["sram_mm2_22nm_paper_ports"] for r in rows)
         + sum(o["area_mm2"] for o in other),
     }
+    for v in variants:
+        v["total_mm2_22nm_with"] = totals["total_mm2_22nm"] + v["vs_main_row_mm2_22nm"]
+        v["total_mm2_7nm_with"] = (sram22 + v["vs_main_row_mm2_22nm"]) / factor + logic_asap7
     # Page-level FTL reference: one 4 B entry per 4 KiB page of the stack, 1 MiB banks.
     c, d = cfg["config"], cfg["derived"]
     pages = d["stack_bytes"] // c["page_bytes"]
@@ -259,10 +358,11 @@ def build(flow, cfg, out, demand_path=None):
         "have_top": have_top,
         "scale_7nm": {k: {"factor": f, "source": s} for k, (f, s) in SCALE_7NM.items()},
         "primary_scale": PRIMARY,
-        "rows": rows, "other_srams": other, "logic": logic, "totals": totals,
+        "rows": rows, "variants": variants, "other_srams": other, "logic": logic, "totals": totals,
         "page_level_ftl": page_ftl, "phantom_plane": phantom, "timing": timing,
         "progq_right_sizing": q,
         "sram_model": {
+            "calibration": mdl.calibration(),
             "errors": {m: {g: {"n": n, "mean_pct": mean, "max_pct": mx}
                            for g, (n, mean, mx) in grp.items()}
                        for m, grp in mdl.error_summary().items()},
@@ -370,6 +470,71 @@ def sram_timing(rows, flow, mdl):
 # ---------------------------------------------------------------------------------------------
 
 
+def crq_section(doc, cfg, f):
+    """The CRQ as built (small banks), what the model can say about them, and the deeper
+    queue variants."""
+    r = next((r for r in doc["rows"] if r["key"] == "crq"), None)
+    vs = [v for v in doc["variants"] if v["of"] == "crq"]
+    if r is None:
+        return []
+    c = cfg["config"]
+    part = next(p for p in r["parts"] if p["name"] == "crq")
+    mac = part["macros"]
+    banks = structures.crq_banks_of(cfg, mac)
+    planned = structures.crq_banks(cfg)
+    per = mac[0]["depth"]
+    L = ["## Cache-request queue: small banks", ""]
+    where = (f"one `flint_bbc_crq_bank` per die and lane ({c['dies']} x {c['lanes']})"
+             if banks == planned else
+             f"the RTL's bank holds {per} entries, so {banks} banks; the split into one "
+             f"sub-bank per die and lane ({c['dies']} x {c['lanes']} = {planned} banks of "
+             f"{c['crq_entries'] // planned}) is not in this RTL yet")
+    names = ", ".join(f"{m['cell'].split('.')[-1]} {m['depth']} x {m['width']} b" if "cell" in m
+                      else f"{m['depth']} x {m['width']} b" for m in mac)
+    L += [f"As built ({part['source']}): {c['crq_entries']} entries in {banks} banks of {per}: "
+          f"{where}. Each bank is {len(mac)} macros ({names}; the payload is {{request id, "
+          "plane, line}, then a next pointer per entry and a FIFO of free indices), each "
+          "priced as its own one-bank "
+          f"array with {'the RTL' if part['source'] == 'RTL' else 'the paper'}'s ports: "
+          f"{r['sram_mm2_22nm']:.3f} mm² at 22 nm, {r['sram_mm2_7nm']:.3f} "
+          f"at 7 nm, against the paper's {r['paper']['mm2']} (one 256 kB array in 4 banks). The "
+          "cl-to-page map has no table: the scheduler's slots and each bank's per-slot "
+          "head/tail/count are flops, in the logic row (own logic "
+          f"{r['logic_asap7_mm2'] * f:.4f} mm² at 22 nm: "
+          + ", ".join(f"{m} x {n}" for m, n in r["logic_instances"].items())
+          + ", each block synthesized on its own at its default parameters).", ""]
+    if "banked_reading_mm2_22nm" in r:
+        smallest = min(mac, key=lambda m: m["bits"])
+        L += [f"**What the model cannot see.** A {size_text(smallest['bits'])} macro is far "
+              "below the smallest CACTI array (32 KiB), and what the fit charges a macro for "
+              "its own decoders, sense amplifiers and control comes only from its edge and "
+              "column-I/O terms, fitted on 32 KiB to 1 MiB arrays: per bit, the model prices "
+              f"this one at {r['small_macro_per_bit_vs_32k']:.2f}x a 32 KiB array of the same "
+              "word and ports. So the small banks cost per bit about what one large array "
+              f"would, and {r['sram_mm2_22nm']:.3f} mm² is best read as a floor. One reading of "
+              "the missing overhead: the same bits as one array of "
+              f"{banks} banks, which the model does charge per bank (fitted on CACTI's 2 to 8 "
+              f"banks, so itself an extrapolation in bank count): "
+              f"{r['banked_reading_mm2_22nm']:.3f} mm² at 22 nm, "
+              f"{r['banked_reading_mm2_22nm'] / f:.3f} at 7 nm. A CACTI run (or a memory "
+              "compiler's datasheet) at these shapes would settle it.", ""]
+    for v in vs:
+        L += [f"**{v['bursts']} bursts of lines** ({v['why']}): {v['entries']} entries in "
+              f"the same {v['banks']} banks, {v['entries_per_bank']} a bank (" + ", ".join(
+                  f"{m['depth']} x {m['width']} b" for m in v["macros"])
+              + f"), {size_text(v['bits'])}: **{v['sram_mm2_22nm']:.2f} mm² at 22 nm, "
+              f"{v['sram_mm2_7nm']:.2f} mm² at 7 nm**, against the paper's "
+              f"{r['paper']['mm2']} mm² for one burst and {r['sram_mm2_22nm']:.3f} here; "
+              f"the total would be {v['total_mm2_22nm_with']:.2f} mm² at 22 nm "
+              f"({v['total_mm2_7nm_with']:.2f} at 7 nm). With the paper's single-port macros: "
+              f"{v['sram_mm2_22nm_paper_ports']:.2f} mm². "
+              + (f"Its macros are still below the smallest CACTI array; the banked reading is "
+                 f"{v['banked_reading_mm2_22nm']:.2f} mm². "
+                 if any(m["below_calibration"] for m in v["macros"]) else "")
+              + "The per-slot flops grow by a few pointer bits, not priced here.", ""]
+    return L
+
+
 def render(doc, cfg):
     f = doc["scale_7nm"][doc["primary_scale"]]["factor"]
     t = doc["totals"]
@@ -381,23 +546,40 @@ def render(doc, cfg):
           "exists (ports as the wrapper has them: 1 read + 1 write), otherwise from "
           "`config.json` with the entry layout in synth/structures.py (ports as the paper's "
           "CACTI run). SRAM area from FLINT's SRAM model at 22 nm (itrs-lstp cells, ECC on, "
-          "banks and objective as the paper's CACTI match). Logic from Yosys with the ASAP7-area "
+          "banks and objective as the paper's CACTI match), each macro priced as its own array "
+          "and counted as many times as the stack has it (copies x rows x width: 16 x 4096 x "
+          "64 b is sixteen 4096 x 64 b arrays). Logic from Yosys with the ASAP7-area "
           f"liberty (7 nm-class); its 22 nm figure is that times {f:.2f}. 7 nm column: SRAM "
           f"divided by {f:.2f} ({doc['scale_7nm'][doc['primary_scale']]['source']}), "
           "logic as mapped.", ""]
     L += ["| Structure | size (source) | SRAM mm² 22 nm | own logic mm² 22 nm | 7 nm mm² | "
           "paper mm² 22 nm |", "|---|---|---|---|---|---|"]
+
+    def shapes(macros):
+        return ", ".join(shape_text(m) + ("†" if m["outside_calibration"] else "")
+                         for m in macros)
+
+    def count(macros):
+        n = sum(m["copies"] for m in macros)
+        return f" in {n} macro{'s' if n > 1 else ''}"
+
     for r in doc["rows"]:
         srcs = []
         for p in r["parts"]:
-            shapes = ", ".join(f"{m['depth']} x {m['width']} b" for m in p["macros"])
-            srcs.append(f"{p['name']}: {shapes} ({p['source']})")
-        copies = f"{r['copies']} x " if r["copies"] > 1 else ""
-        per = (" per die" if r["per"] == "dies" else "")
-        size = f"{copies}{size_text(r['bits'] / r['copies'])}{per}; " + "; ".join(srcs)
+            srcs.append(f"{p['name']}: {shapes(p['macros'])} ({p['source']})" if p["macros"]
+                        else f"{p['name']}: {p['source']}")
+        allm = [m for p in r["parts"] for m in p["macros"]]
+        size = f"{size_text(r['bits'])}{count(allm)}; " + "; ".join(srcs)
         own = (f"({r['logic_asap7_mm2'] * f:.4f})" if r["logic_modules"] else "-")
         L.append(f"| {r['name']} ({r['paper']['size']}) | {size} | {r['sram_mm2_22nm']:.3f} | "
                  f"{own} | {r['sram_mm2_7nm']:.3f} | {r['paper']['mm2']} |")
+        for v in doc["variants"]:
+            if v["of"] == r["key"]:
+                L.append(f"| {v['name']} | {v['entries']} entries = {v['banks']} banks x "
+                         f"{v['entries_per_bank']}: {size_text(v['bits'])}"
+                         f"{count(v['macros'])}; {shapes(v['macros'])} | "
+                         f"{v['sram_mm2_22nm']:.3f} | - | {v['sram_mm2_7nm']:.3f} | "
+                         f"({r['paper']['mm2']} for one burst) |")
     for o in doc["other_srams"]:
         L.append(f"| other SRAM: {o['inst']} | {o['depth']} x {o['width']} b (RTL) | "
                  f"{o['area_mm2']:.3f} | - | {o['area_mm2'] / f:.3f} | - |")
@@ -412,6 +594,22 @@ def render(doc, cfg):
              f"({pf['entries']} x {pf['entry_bits']} b) | {pf['mm2_22nm']:.0f} | - | "
              f"{pf['mm2_7nm']:.0f} | 180 at 7 nm |")
     L.append("")
+    cal = doc["sram_model"]["calibration"]
+    out = {}
+    for r in list(doc["rows"]) + list(doc["variants"]):
+        for m in (m for p in r.get("parts", [r]) for m in p["macros"]):
+            if m["outside_calibration"]:
+                out.setdefault(f"{m['depth']} x {m['width']} b", m["outside_calibration"])
+    if out:
+        L += [f"Shapes are copies x rows x width. † Outside the SRAM model's calibration (the "
+              f"CACTI points span arrays of {size_text(8 * cal['array_bytes'][0])} to "
+              f"{size_text(8 * cal['array_bytes'][1])}, banks of "
+              f"{size_text(8 * cal['bank_bytes'][0])} and more, "
+              f"{cal['word_bits'][0]} to {cal['word_bits'][1]}-bit words, "
+              f"{cal['banks'][0]} to {cal['banks'][1]} banks), so the figure is the model's "
+              "extrapolation: " + "; ".join(f"{k} ({', '.join(v)})" for k, v in out.items())
+              + ". Below the smallest point the figure is likely low (section on the CRQ "
+              "below).", ""]
     L += [f"Total at 22 nm: **{t['total_mm2_22nm']:.2f} mm²** (paper 14.3). At 7 nm: "
           + ", ".join(f"{v:.2f} mm² with {k} ({doc['scale_7nm'][k]['factor']:.2f}x)"
                       for k, v in t["total_mm2_7nm"].items()) + " (paper 3.9). "
@@ -421,9 +619,9 @@ def render(doc, cfg):
              "(flint_top is pending: each block counted once, per-die blocks once per die, the "
              "rtl/common primitives only where a block uses them)")
           + f"; with the 45 nm-class liberty the same logic is "
-          f"{t['logic_mm2_45nm_nangate45']:.3f} mm². The burst-buffer controller, refresh "
-          "controller, NAND sequencer and top are not written yet: the logic row will grow, "
-          "and the rows sized from config switch to RTL sizes as their RTL lands.", ""]
+          f"{t['logic_mm2_45nm_nangate45']:.3f} mm². The BBC top, most of the refresh controller and the top "
+          "are not on main yet: the logic row will grow, and the rows sized from config switch "
+          "to RTL sizes as their RTL lands.", ""]
     L += ["Logic blocks: " + ", ".join(f"{l['module']} {l['asap7_mm2'] * 1e6:.0f} um²"
                                         + (f" (x{l['copies']})" if l['copies'] > 1 else "")
                                         for l in doc["logic"]) + " (ASAP7-class).", ""]
@@ -436,10 +634,12 @@ def render(doc, cfg):
               "array costs about twice a single-port one in CACTI (the model's port factor is "
               f"{doc['sram_model']['coefficients']['k_port']:.2f} per extra port). The paper "
               "priced single-port arrays. Same macros with the paper's ports:", ""]
-        L += ["| macro | as RTL (1R1W) mm² | paper's ports mm² |", "|---|---|---|"]
+        L += ["| macro (copies x rows x width) | as RTL (1R1W) mm² | paper's ports mm² |",
+              "|---|---|---|"]
         for r, m in diff:
-            L.append(f"| {m['inst']} {m['depth']} x {m['width']} | {m['area_mm2']:.3f} | "
-                     f"{m['paper_ports_area_mm2']:.3f} ({m['paper_ports_macro']}) |")
+            L.append(f"| {m['inst']} {shape_text(m)} | {m['total_area_mm2']:.3f} | "
+                     f"{m['total_paper_ports_area_mm2']:.3f} ({m['paper_ports_macro']}"
+                     + (" each" if m["copies"] > 1 else "") + ") |")
         L += ["", f"SRAM total with the paper's ports: {t['sram_mm2_22nm_paper_ports']:.2f} mm² "
               f"instead of {t['sram_mm2_22nm']:.2f}. A single-port option in flint_sram (with an "
               "assertion that read and write never coincide) would let tables that can live with "
@@ -460,6 +660,7 @@ def render(doc, cfg):
           "delay row of the ports file (16 x 0.0453); with itrs-lstp cells and ECC on, like the "
           "other rows, CACTI gives 16 x 0.0594 = 0.950 mm². This report prices the bitmaps "
           "with lstp and ECC like everything else.", ""]
+    L += crq_section(doc, cfg, f)
     # Phantom plane.
     ph = doc["phantom_plane"]
     L += ["## HBF die: the phantom plane", "",
@@ -486,7 +687,7 @@ def render(doc, cfg):
     # Timing.
     tm = doc["timing"]
     L += ["## Timing: is the lookup single-cycle?", "",
-          "Every RTL macro of the FTL tables, as the blocks instantiate them.", "",
+          "Every RTL macro of the Table 3 structures, as the blocks instantiate them.", "",
           f"Base-die clock {doc['clock_mhz']} MHz ({tm['period_ns']:.2f} ns). flint_sram "
           "promises read data the cycle after the address, so each macro's access time plus the "
           "logic behind it must fit one period. Access times: the SRAM model at 22 nm (1R1W as "
@@ -515,7 +716,7 @@ def render(doc, cfg):
         f"{w['from']} -> {w['to']})" for lib, w in sorted(worst.items())) + ".", ""]
     multi = [s for s in tm["srams"] if s["cycles_7nm_class_logic"] > 1]
     if multi:
-        L += [f"**Verdict:** {len(multi)} of the {len(tm['srams'])} macros of the FTL tables "
+        L += [f"**Verdict:** {len(multi)} of the {len(tm['srams'])} macros of these tables "
               "(the BTT and relocation lookups, the per-sense counter update, the relocation "
               "table's command path) are not single-cycle at "
               f"{doc['clock_mhz']} MHz even with the fast (7 nm-class) logic behind them: "
@@ -638,6 +839,73 @@ def update_synth_doc(mdl, path=SYNTH_DOC):
     return True
 
 
+def copies_check(doc, cfg, text, mdl):
+    """Copy counts: each macro is priced `copies` times as its own array, the CRQ's copies hold
+    exactly crq_entries, the variant stays out of the totals, and small shapes are flagged."""
+    fails = []
+    c = cfg["config"]
+    for r in doc["rows"]:
+        for p in r["parts"]:
+            for m in p["macros"]:
+                if not (m["copies"] >= 1 and
+                        math.isclose(m["total_area_mm2"], m["copies"] * m["area_mm2"]) and
+                        m["total_bits"] == m["copies"] * m["bits"]):
+                    fails.append(f"area: {r['key']}/{m['inst']}: totals are not copies x one")
+                if shape_text(m) not in text:
+                    fails.append(f"area: copies x shape {shape_text(m)} not in the report")
+        if not math.isclose(r["sram_mm2_22nm"], sum(m["total_area_mm2"] for p in r["parts"]
+                                                    for m in p["macros"])):
+            fails.append(f"area: row {r['key']} is not the sum of its macros' copies")
+    crq = next(r for r in doc["rows"] if r["key"] == "crq")
+    part = next(p for p in crq["parts"] if p["name"] == "crq")
+    held = {}   # entries each role (payload, next, free) holds over all its copies
+    for i, m in enumerate(part["macros"]):
+        role = m["cell"].split(".")[-1] if "cell" in m else i   # from config: one per role
+        held[role] = held.get(role, 0) + m["copies"] * m["depth"]
+    if len(held) != 3 or set(held.values()) != {c["crq_entries"]}:
+        fails.append(f"area: CRQ macros hold {held} entries, not crq_entries = "
+                     f"{c['crq_entries']} in each of payload, next and free")
+    if not doc["have_top"] and c["dies"] > 1 and any(m["copies"] < 2 for m in part["macros"]):
+        fails.append("area: the CRQ's banks are priced once, not once per bank")
+    # From config: dies x lanes banks of crq_entries / (dies x lanes), each its own macro.
+    lay, _ = structures.crq_config(cfg)
+    banks = c["dies"] * c["lanes"]
+    if [(d, n) for d, _, n in lay] != [(c["crq_entries"] // banks, banks)] * 3:
+        fails.append(f"area: crq_config gives {lay}, not {banks} banks of "
+                     f"{c['crq_entries'] // banks}")
+    # One RTL bank is crq_entries / Entries copies; a root holding every bank is one copy.
+    e = c["crq_entries"] // banks
+    one = [{"inst": n, "depth": e} for n in ("u_payload", "u_next", "u_free")]
+    every = [{"inst": f"g_bank[{i}].u_bank.{n}", "depth": e} for i in range(banks)
+             for n in ("u_payload", "u_next", "u_free")]
+    if structures.crq_copies(cfg, one) != banks or structures.crq_copies(cfg, every) != 1:
+        fails.append("area: crq_copies miscounts a bank root or a root of every bank")
+    try:
+        structures.crq_copies(cfg, [{"inst": "u_payload", "depth": c["crq_entries"] + 1}])
+        fails.append("area: crq_copies accepted a bank that does not divide crq_entries")
+    except structures.StructureError:
+        pass
+    # Small macros cost per copy: N copies of one small macro, not one macro of N times it.
+    small = sram_model.Macro(max(1, e * 26 // 8), 26, 1, 0, 1, 1)
+    if not mdl.outside_calibration(small) or mdl.outside_calibration(
+            sram_model.Macro(1 << 18, 512, 4)):
+        fails.append("area: the SRAM model's calibration range flags the wrong shapes")
+    # Variants: deeper queues with the same banks, left out of the totals.
+    t = doc["totals"]
+    if not math.isclose(t["sram_mm2_22nm"], sum(r["sram_mm2_22nm"] for r in doc["rows"])
+                        + sum(o["area_mm2"] for o in doc["other_srams"])):
+        fails.append("area: the SRAM total is not the rows' sum (a variant leaked in?)")
+    for v in doc["variants"]:
+        bursts = {"crq_16_bursts": 16}.get(v["key"], v["bursts"])
+        if (v["banks"] != structures.crq_banks_of(cfg, part["macros"]) or
+                v["entries"] != bursts * cfg["derived"]["cl_per_burst"] or
+                v["entries_per_bank"] * v["banks"] != v["entries"] or
+                any(m["copies"] != v["banks"] for m in v["macros"]) or
+                not v["sram_mm2_22nm"] > crq["sram_mm2_22nm"]):
+            fails.append(f"area: variant {v['key']} is not {bursts} bursts in the CRQ's banks")
+    return fails
+
+
 def self_check(flow, cfg, out):
     """What synth.py --check asserts about the area report (run at small in CI)."""
     import tempfile
@@ -653,8 +921,8 @@ def self_check(flow, cfg, out):
         for p in r["parts"]:
             if p["source"] == "RTL" and not p["macros"]:
                 fails.append(f"area: {r['key']}/{p['name']} from RTL without macros")
-    rtl_macros = sum(len(p["macros"]) for r in doc["rows"] for p in r["parts"]
-                     if p["source"] == "RTL") + len(doc["other_srams"])
+    rtl_macros = sum(m["instances"] for r in doc["rows"] for p in r["parts"]
+                     if p["source"] == "RTL" for m in p["macros"]) + len(doc["other_srams"])
     found = len(attribute(flow, out)[2])
     if rtl_macros != found:
         fails.append(f"area: {found} SRAM instances in the roots but {rtl_macros} priced")
@@ -664,6 +932,7 @@ def self_check(flow, cfg, out):
         fails.append(f"area: totals inconsistent: {t}")
     if "| **Total**" not in text:
         fails.append("area: rendered report lacks its total row")
+    fails += copies_check(doc, cfg, text, mdl=sram_model.model())
     # Measured demand: a consistent file is used, one that breaks Little's law is refused.
     with tempfile.TemporaryDirectory() as tmp:
         good = pathlib.Path(tmp) / "good.json"
@@ -712,7 +981,8 @@ def main():
             raise synth.FlowError("synthesis failed for " + ", ".join(bad) +
                                   f" (see {args.out / args.config}/<module>/yosys.log)")
         doc = build(flow, cfg, args.out, args.demand)
-    except (synth.FlowError, sram_model.ModelError, progq_sizing.DemandError) as e:
+    except (synth.FlowError, sram_model.ModelError, progq_sizing.DemandError,
+            structures.StructureError) as e:
         print(f"area: {e}", file=sys.stderr)
         return 2
     args.md.parent.mkdir(parents=True, exist_ok=True)

@@ -362,6 +362,52 @@ class SramModel:
             "other": {"%s/%s/%s" % k: c for k, c in self.other_coef.items()},
         }
 
+    def calibration(self):
+        """The range of the CACTI points the model is fitted on: array capacity and capacity
+        per bank (bytes), word width (data bits) and bank count."""
+        if getattr(self, "_calibration", None):
+            return self._calibration
+        ms = [p["macro"] for p in self.points]
+        per_bank = [m.size_bytes / m.banks for m in ms]
+        self._calibration = {"array_bytes": (min(m.size_bytes for m in ms),
+                                             max(m.size_bytes for m in ms)),
+                             "bank_bytes": (min(per_bank), max(per_bank)),
+                             "word_bits": (min(m.word_bits for m in ms),
+                                           max(m.word_bits for m in ms)),
+                             "banks": (min(m.banks for m in ms), max(m.banks for m in ms))}
+        return self._calibration
+
+    def outside_calibration(self, m):
+        """How macro `m` lies outside the fitted points: a list of short reasons, empty when
+        its capacity, capacity per bank, word width and bank count are all within the data's
+        range. The model still predicts such a macro, but the figure is an extrapolation.
+        Below the smallest point it is likely low: a fixed cost per macro (decoders, sense
+        amplifiers and control of a tiny array) is only in the fit as far as the edge and
+        column-I/O terms carry it, and those are fitted on arrays of 32 KiB and more."""
+        c = self.calibration()
+        out = []
+        for what, v, (lo, hi) in (("array", m.size_bytes, c["array_bytes"]),
+                                  ("bank", m.size_bytes / m.banks, c["bank_bytes"])):
+            if what == "bank" and m.banks == 1:
+                continue  # the array's own range says it
+            if v < lo:
+                out.append(f"{_bytes_text(v)} {what}, below the smallest ({_bytes_text(lo)})")
+            elif v > hi:
+                out.append(f"{_bytes_text(v)} {what}, above the largest ({_bytes_text(hi)})")
+        lo, hi = c["word_bits"]
+        if not lo <= m.word_bits <= hi:
+            out.append(f"{m.word_bits}-bit word, outside {lo}..{hi}")
+        lo, hi = c["banks"]
+        if not lo <= m.banks <= hi:
+            out.append(f"{m.banks} banks, outside {lo}..{hi}")
+        return out
+
+    def below_calibration(self, m):
+        """True when `m`, or a bank of it, is smaller than any fitted point's."""
+        c = self.calibration()
+        return (m.size_bytes < c["array_bytes"][0] or
+                m.size_bytes / m.banks < c["bank_bytes"][0])
+
     def cacti_point(self, m):
         """The CACTI row for exactly this organisation, or None."""
         for p in self.points:
@@ -396,6 +442,14 @@ class SramModel:
             if not 1.5 < two / one < 3.0:
                 bad.append(f"{s} B: 1R1W/1RW area ratio {two / one:.2f} outside 1.5..3")
         return bad
+
+
+def _bytes_text(b):
+    if b >= 1 << 20:
+        return f"{b / (1 << 20):g} MiB"
+    if b >= 1024:
+        return f"{b / 1024:g} KiB"
+    return f"{b:g} B"
 
 
 _MODEL = None

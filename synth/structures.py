@@ -7,15 +7,28 @@ Each structure:
   cacti_match        the CACTI organisation that reproduces the paper's figure
                      (reference/README.md), as (count, Macro kwargs)
   parts              the tables it is made of: name, regexes of the RTL module names whose
-                     flint_sram instances are that table, and from_config(cfg) -> ([(depth,
-                     width)], layout text) sizing one copy from config.json while that RTL is
-                     pending (the assumed entry layout is spelled out in the function)
+                     flint_sram instances are that table, from_config(cfg) -> ([(rows, width,
+                     copies)], layout text) sizing it from config.json while that RTL is
+                     pending (the assumed entry layout is spelled out in the function), and
+                     copies(cfg, srams) -> how many copies of one RTL root's macros the stack
+                     has while flint_top is pending (srams: that root's flint_sram instances of
+                     this part, as synth.py lists them). A part whose from_config gives no
+                     macro is held in flops: its RTL modules' area is in the logic row.
   org                banks / objective / cell / ECC used to price its macros; ports come from
                      the RTL (flint_sram is 1R1W) or, while the RTL is pending, from the paper
-  per                how many copies the stack has while flint_top is pending ("1" or "dies")
+  paper_ports        the ports the paper's CACTI run priced
+  variants           (optional) deeper versions of the structure priced with the same layout,
+                     shown beside it and left out of the totals
+Every macro is priced as `copies` identical macros: 128 small banks cost 128 times one small
+bank, not one array of 128 times the bits (a small array pays more periphery per bit; how much
+of that the SRAM model sees is said in docs/area.md).
 Changing a module name in the RTL means changing its regex here; an SRAM found in a module
 no structure claims is reported on its own row ("other"), never dropped.
 """
+
+
+class StructureError(Exception):
+    pass
 
 
 def _c(cfg, key):
@@ -28,33 +41,86 @@ def _clog2(n):
     return max(1, (n - 1).bit_length()) if n > 1 else 1
 
 
+def once(cfg, srams):
+    """One copy a stack (a stack-wide table)."""
+    return 1
+
+
+def per_die(cfg, srams):
+    """One copy a die."""
+    return _c(cfg, "dies")
+
+
 def btt_config(cfg):
     # entry = {valid, block, page}: the BTT maps a burst to the (block, page) sensed on every
     # plane; the per-plane block is the relocation table's job.
     width = 1 + _c(cfg, "block_bits") + _c(cfg, "page_bits")
-    return [(_c(cfg, "btt_entries"), width)], "btt_entries x {valid, block, page}"
+    return [(_c(cfg, "btt_entries"), width, 1)], "btt_entries x {valid, block, page}"
+
+
+def crq_banks(cfg):
+    """Sub-banks of the cache request queue a stack has: one per (die, lane), a line's
+    sub-bank being its address / CL_BYTES mod LANES on the die that holds it (docs/bbc.md)."""
+    return _c(cfg, "dies") * _c(cfg, "lanes")
+
+
+def crq_bank_layout(cfg, entries, banks):
+    """The macros of `banks` flint_bbc_crq_bank instances sharing `entries` queue entries: per
+    bank a payload {request id, plane, line in page}, a next-entry pointer and a FIFO of free
+    indices, each Entries deep. Head, tail and count per slot are flops (logic row)."""
+    if entries % banks:
+        raise StructureError(f"{entries} CRQ entries do not split into {banks} banks")
+    per = entries // banks
+    idx = _clog2(per)
+    payload = _c(cfg, "req_id_bits") + _c(cfg, "plane_bits") + _c(cfg, "cl_in_page_bits")
+    return [(per, payload, banks), (per, idx, banks), (per, idx, banks)]
+
+
+def crq_banks_of(cfg, macros):
+    """Banks a priced CRQ part stands for: crq_entries over the entries one bank holds."""
+    return _c(cfg, "crq_entries") // macros[0]["depth"]
+
+
+def crq_bursts(bursts):
+    """Entries of a queue of `bursts` bursts of lines (docs/bbc.md "Queue depth")."""
+    return lambda cfg: bursts * _c(cfg, "cl_per_burst")
 
 
 def crq_config(cfg):
-    # CRQ entry: request id, cache-line address, lane, next-in-group pointer.
-    idx = _c(cfg, "crq_idx_bits")
-    line = _c(cfg, "addr_bits") - _c(cfg, "cl_offset_bits")
-    width = _c(cfg, "req_id_bits") + line + _clog2(_c(cfg, "lanes")) + idx
-    return [(_c(cfg, "crq_entries"), width)], "crq_entries x {id, line, lane, next}"
+    banks = crq_banks(cfg)
+    return crq_bank_layout(cfg, _c(cfg, "crq_entries"), banks), \
+        ("dies x lanes banks of crq_entries / (dies x lanes) x {payload {id, plane, line}, "
+         "next, free index}")
+
+
+def crq_copies(cfg, srams):
+    """Copies of one RTL root's CRQ macros: as many as it takes to hold crq_entries. A root
+    that is one bank (Entries deep) is crq_entries / Entries copies; a root holding every bank
+    is one. Each of its macros (payload, next, free: grouped by instance name) must hold the
+    same number of entries, and that number must divide crq_entries."""
+    if not srams:
+        return 1
+    held = {}
+    for s in srams:
+        leaf = s["inst"].split(".")[-1]
+        held[leaf] = held.get(leaf, 0) + s["depth"]
+    entries = _c(cfg, "crq_entries")
+    if len(set(held.values())) != 1 or entries % next(iter(held.values())):
+        raise StructureError(f"CRQ macros {held} do not split crq_entries = {entries} into banks")
+    return entries // next(iter(held.values()))
 
 
 def cl_to_page_config(cfg):
-    # One group per CRQ slot at worst (every line in a different burst): burst index, head and
-    # tail of its request list, valid.
-    idx = _c(cfg, "crq_idx_bits")
-    width = _c(cfg, "burst_idx_bits") + 2 * idx + 1
-    return [(_c(cfg, "crq_entries"), width)], "crq_entries x {burst, head, tail, valid}"
+    # The grouping is the scheduler's Slots flop entries (one per burst with queued or resident
+    # requests) plus each bank's per-slot head/tail/count flops and next pointers (in the CRQ
+    # part): no table of its own.
+    return [], "Slots flop entries of flint_bbc_sched + per-slot lists of the CRQ banks (no SRAM)"
 
 
 def bitmap_config(cfg):
     bits = _c(cfg, "bitmap_bits_per_die")
     word = min(64, bits)  # 8 B words, the organisation the paper's CACTI run used
-    return [(bits // word, word)], "bitmap_bits_per_die (blocks x pages) per die"
+    return [(bits // word, word, _c(cfg, "dies"))], "bitmap_bits_per_die (blocks x pages) per die"
 
 
 def progq_config(cfg):
@@ -62,21 +128,21 @@ def progq_config(cfg):
     # at the link rate.
     word = 8 * _c(cfg, "die_io_bytes_per_cycle")
     depth = _c(cfg, "progq_pages") * _c(cfg, "page_bytes") * 8 // word
-    return [(depth, word)], "progq_pages x page_bytes per die"
+    return [(depth, word, _c(cfg, "dies"))], "progq_pages x page_bytes per die"
 
 
 def counters_config(cfg):
     # One disturb counter per physical block: the phantom plane's blocks serve reads too once
     # remapped.
     n = _c(cfg, "dies") * _c(cfg, "phys_planes") * _c(cfg, "blocks")
-    return [(n, _c(cfg, "disturb_count_bits"))], \
+    return [(n, _c(cfg, "disturb_count_bits"), 1)], \
         "dies x phys_planes x blocks x disturb_count_bits"
 
 
 def reloc_config(cfg):
     # Logical (die, plane, block) -> physical (plane, block) on the same die.
     n = _c(cfg, "dies") * _c(cfg, "planes") * _c(cfg, "blocks")
-    return [(n, _c(cfg, "phys_plane_bits") + _c(cfg, "block_bits"))], \
+    return [(n, _c(cfg, "phys_plane_bits") + _c(cfg, "block_bits"), 1)], \
         "dies x planes x blocks x {phys plane, block}"
 
 
@@ -87,22 +153,32 @@ STRUCTURES = [
         "key": "btt", "name": "Burst translation table",
         "paper": {"size": "1 MB", "mm2": 1.29},
         "cacti_match": (1, dict(size_bytes=1 << 20, word_bits=512, banks=1, objective="ed2")),
-        "parts": [{"name": "btt", "modules": [r"flint_btt"], "from_config": btt_config}],
+        "parts": [{"name": "btt", "modules": [r"flint_btt"], "from_config": btt_config,
+                   "copies": once}],
         "org": dict(banks=1, objective="ed2", **LSTP_ECC),
         "paper_ports": dict(rw=1, r=0, w=0),
-        "per": "1",
     },
     {
         "key": "crq", "name": "Cache-request queue + cl-to-page map",
         "paper": {"size": "256 kB", "mm2": 0.35},
         "cacti_match": (1, dict(size_bytes=1 << 18, word_bits=512, banks=4, objective="ed2")),
-        "parts": [{"name": "crq", "modules": [r"flint_crq\w*"], "from_config": crq_config},
-                  {"name": "cl_to_page", "modules": [r"flint_cl_?(to_?)?page\w*",
+        "parts": [{"name": "crq", "modules": [r"flint_bbc_crq\w*", r"flint_crq\w*"],
+                   "from_config": crq_config, "copies": crq_copies},
+                  {"name": "cl_to_page", "modules": [r"flint_bbc_sched",
+                                                     r"flint_cl_?(to_?)?page\w*",
                                                      r"flint_cl2page\w*"],
-                   "from_config": cl_to_page_config}],
-        "org": dict(banks=4, objective="ed2", **LSTP_ECC),
+                   "from_config": cl_to_page_config, "copies": once}],
+        # One bank a macro: the queue is DIES x LANES small sub-bank macros (flint_bbc_crq_bank),
+        # each its own array, not the paper's one 256 kB array in 4 banks.
+        "org": dict(banks=1, objective="ed2", **LSTP_ECC),
         "paper_ports": dict(rw=1, r=0, w=0),
-        "per": "1",
+        # Deeper queues priced with the same per-bank structure (docs/bbc.md "Queue depth";
+        # docs/evaluation.md measured 16 bursts of lines to bring FLINT to the paper's use of
+        # fetched bytes). Not in the totals.
+        "variants": [{"key": "crq_16_bursts", "part": "crq", "entries": crq_bursts(16),
+                      "name": "Cache-request queue, 16 bursts of lines (variant, not in total)",
+                      "why": "the depth docs/evaluation.md measured to bring FLINT's use of "
+                             "fetched bytes from 31-43 % to 96-99 % at paper"}],
     },
     {
         "key": "bitmap", "name": "Migration bitmaps",
@@ -113,31 +189,29 @@ STRUCTURES = [
                                  ecc=False, cell="hp", objective="delay")),
         "parts": [{"name": "bitmap", "modules": [r"flint_(mig\w*_)?bitmap\w*",
                                                  r"flint_migration\w*"],
-                   "from_config": bitmap_config}],
+                   "from_config": bitmap_config, "copies": per_die}],
         "org": dict(banks=1, objective="delay", **LSTP_ECC),
         "paper_ports": dict(rw=0, r=1, w=1),
-        "per": "dies",
     },
     {
         "key": "progq", "name": "Program queues",
         "paper": {"size": "16 x 0.5 MB", "mm2": 10.5},
         "cacti_match": (16, dict(size_bytes=1 << 19, word_bits=512, banks=2, objective="ed2")),
         "parts": [{"name": "progq", "modules": [r"flint_prog_?q\w*", r"flint_program_queue\w*"],
-                   "from_config": progq_config}],
+                   "from_config": progq_config, "copies": per_die}],
         "org": dict(banks=2, objective="ed2", **LSTP_ECC),
         "paper_ports": dict(rw=1, r=0, w=0),
-        "per": "dies",
     },
     {
         "key": "counters_reloc", "name": "Read counters + relocation table",
         "paper": {"size": "0.83 MB", "mm2": 1.15},
         "cacti_match": (1, dict(size_bytes=917504, word_bits=512, banks=1, objective="delay")),
         "parts": [{"name": "read_counters", "modules": [r"flint_read_counters\w*"],
-                   "from_config": counters_config},
-                  {"name": "reloc", "modules": [r"flint_reloc\w*"], "from_config": reloc_config}],
+                   "from_config": counters_config, "copies": once},
+                  {"name": "reloc", "modules": [r"flint_reloc\w*"], "from_config": reloc_config,
+                   "copies": once}],
         "org": dict(banks=1, objective="delay", **LSTP_ECC),
         "paper_ports": dict(rw=1, r=0, w=0),
-        "per": "1",
     },
 ]
 
