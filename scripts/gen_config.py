@@ -23,7 +23,7 @@ SCHEMA = {
     "timing": ["t_read_cycles", "t_prog_cycles", "t_erase_cycles", "t_cache_xfer_cycles"],
     "reliability": ["disturb_limit", "pe_limit", "retention_cycles", "factory_bad_block_ppm"],
     "energy": ["read_pj_per_bit", "prog_pj_per_bit", "d2d_pj_per_bit", "erase_nj_per_block"],
-    "bbc": ["crq_entries"],
+    "bbc": ["crq_entries", "crq_die_slack", "sched_slots"],
     "refresh": ["progq_pages"],
 }
 FLOAT_KEYS = {"read_pj_per_bit", "prog_pj_per_bit", "d2d_pj_per_bit", "erase_nj_per_block"}
@@ -131,6 +131,18 @@ def derive(c):
     if c["crq_entries"] < d["cl_per_burst"]:
         raise ConfigError(f"{c['name']}: crq_entries = {c['crq_entries']} is less than a burst of "
                           f"lines ({d['cl_per_burst']}); the lookahead cannot reach the tR-bound peak")
+    # ACTIVE, NEXT and at least one burst waiting; a request for a burst with no slot is refused
+    # and holds the port (docs/bbc.md, "Slots").
+    if c["sched_slots"] < 3:
+        raise ConfigError(f"{c['name']}: sched_slots = {c['sched_slots']}: ACTIVE, NEXT and one "
+                          "waiting burst need at least 3")
+    d["sched_slot_bits"] = clog2(c["sched_slots"])
+    # A die's queue banks hold crq_die_slack x (crq_entries / dies) entries, the total stays
+    # crq_entries: from an even share (1) to the whole queue on one die (dies), as the pooled
+    # golden model allows (docs/bbc.md, "Queue banks a die").
+    if not 1 <= c["crq_die_slack"] <= c["dies"]:
+        raise ConfigError(f"{c['name']}: crq_die_slack = {c['crq_die_slack']} must be in "
+                          f"1..dies ({c['dies']})")
     return d
 
 

@@ -20,6 +20,10 @@ CASES = {  # name: (edit of small.toml, text the error must contain)
                          "page_bytes/8"),
     "queue shorter than a burst": (lambda s: s.replace("crq_entries = 64", "crq_entries = 32"),
                                    "less than a burst of lines"),
+    "too few slots": (lambda s: s.replace("sched_slots = 16", "sched_slots = 2"),
+                      "at least 3"),
+    "die slack past the dies": (lambda s: s.replace("crq_die_slack = 2", "crq_die_slack = 3"),
+                                "must be in 1..dies"),
     "name mismatch": (lambda s: s.replace('name = "small"', 'name = "smol"'), "must match"),
 }
 
