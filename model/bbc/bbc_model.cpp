@@ -38,6 +38,7 @@ BbcModel::BbcModel(const Config& cfg, const BbcOptions& options) : cfg_(cfg), op
   hold_ = opt_.policy == BbcPolicy::kFcfs ? 0
           : opt_.hold_cycles ? opt_.hold_cycles : std::max<uint64_t>(1, cfg_.burst_period_cycles / 4);
   crq_cap_ = opt_.crq_entries ? opt_.crq_entries : cfg_.crq_entries;
+  die_queued_.assign(cfg_.dies, 0);
   port_ = PortAcceptor(cfg_.lanes);
   if (crq_cap_ == 0) throw std::invalid_argument("bbc: a cache request queue of 0 entries");
   for (uint32_t d = 0; d < cfg_.dies; ++d) dies_.emplace_back(cfg_, d, opt_.seed, opt_.nand);
@@ -199,6 +200,7 @@ void BbcModel::Serve(uint32_t d, uint64_t now, const Sink& sink) {
   active_q_[d].pop_front();
   --active_queued_;
   --queued_;
+  --die_queued_[d];
   const uint32_t plane = q.slice % cfg_.planes;
   const uint32_t offset = static_cast<uint32_t>(q.line * cfg_.cl_image_bytes);
   uint8_t* out = opt_.check_data ? line_buf_.data() : nullptr;
@@ -265,7 +267,12 @@ void BbcModel::Accept(const BbcRequest& req, uint64_t at, const Sink& sink) {
   stats_.hits += hit;
   ++queued_;
   stats_.queue_high_water = std::max(stats_.queue_high_water, queued_);
+  const uint64_t on_die = ++die_queued_[la.slice / cfg_.planes];
+  stats_.die_queue_high_water = std::max(stats_.die_queue_high_water, on_die);
   Enqueue(burst, q);
+  const uint64_t in_flight = waiting_.size() + (active_ && !waiting_.count(*active_) ? 1 : 0) +
+                             (next_ && !waiting_.count(*next_) ? 1 : 0);
+  stats_.bursts_in_flight_high_water = std::max(stats_.bursts_in_flight_high_water, in_flight);
 }
 
 // --- The event loop -------------------------------------------------------------------------

@@ -83,6 +83,12 @@ struct BbcStats {
   uint64_t fetched_bytes = 0;     // bursts_fetched x burst_bytes
   uint64_t link_busy_slots = 0;   // line slots used on the response lanes (lanes per cycle)
   uint64_t queue_high_water = 0;
+  // Most bursts at once with queued requests or resident: the scheduler slots the RTL needs
+  // for this stream never to refuse a request for want of a slot (docs/bbc.md, "Slots").
+  uint64_t bursts_in_flight_high_water = 0;
+  // Most requests queued at once for lines of one die: the queue banks of a die (the RTL's
+  // crq_die_slack x crq_entries / dies) that never refuse a request for want of room.
+  uint64_t die_queue_high_water = 0;
   uint64_t first_cycle = 0, last_cycle = 0;
   uint64_t age_cap_displacements = 0;  // ACTIVE displaced with requests still queued
   uint64_t load_cycles = 0;
@@ -163,6 +169,7 @@ class BbcModel {
   bool active_refetch_ = false, next_refetch_ = false;
 
   uint64_t queued_ = 0;  // requests in the CRQ (accepted, data-out not yet started)
+  std::vector<uint64_t> die_queued_;  // of those, per die
   uint64_t seq_ = 0;
   uint64_t link_slot_ = 0;  // next free line slot on the response lanes (cycle x lanes)
   PortAcceptor port_{1};  // LANES a cycle: set in the constructor

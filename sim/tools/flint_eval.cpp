@@ -70,7 +70,7 @@ std::string Json(const std::string& engine, const flint::Config& c, const BbcSta
     << ", \"useful_fraction\": "
     << (s.fetched_bytes ? static_cast<double>(s.useful_bytes) / static_cast<double>(s.fetched_bytes)
                         : 0.0)
-    << ", \"wall_seconds\": " << wall << extra << "}";
+    << ", \"queue_high_water\": " << s.queue_high_water << ", \"wall_seconds\": " << wall << extra << "}";
   return o.str();
 }
 
@@ -175,7 +175,12 @@ int main(int argc, char** argv) {
         bbc.Load();
         bbc.Run(source, sink);
         const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        line = Json(engine, *cfg, bbc.stats(), wall, "");
+        // The scheduler slots the RTL would need never to refuse a request (docs/bbc.md).
+        line = Json(engine, *cfg, bbc.stats(), wall,
+                    ", \"bursts_in_flight_high_water\": " +
+                        std::to_string(bbc.stats().bursts_in_flight_high_water) +
+                        ", \"die_queue_high_water\": " +
+                        std::to_string(bbc.stats().die_queue_high_water));
       } else if (engine == "h3" || engine == "h3-oracle") {
         flint::sim::H3HintOptions ho;
         ho.oracle = engine == "h3-oracle";

@@ -170,13 +170,18 @@ int main(int argc, char** argv) {
     auto sink = [&](const flint::model::BbcResponse&) { ++answered; };
     flint::model::BbcStats s;
     double nand_pj = 0;
-    std::string policy = std::string(ToString(opt.policy)), h3_json;
+    std::string policy = std::string(ToString(opt.policy)), engine_json;
     if (!h3) {
       flint::model::BbcModel bbc(*cfg, opt);
       bbc.Load();
       bbc.Run(source, sink);
       s = bbc.stats();
       for (const auto& die : bbc.dies()) nand_pj += die.Energy().read_pj;
+      // The scheduler slots the RTL would need never to refuse a request (docs/bbc.md, "Slots").
+      engine_json = "  \"bursts_in_flight_high_water\": " +
+                    std::to_string(s.bursts_in_flight_high_water) +
+                    ",\n  \"die_queue_high_water\": " + std::to_string(s.die_queue_high_water) +
+                    ",\n";
     }
 #if FLINT_WITH_H3
     if (h3) {
@@ -214,7 +219,7 @@ int main(int argc, char** argv) {
                     v(e.hints_skipped), v(e.hints_invalid), v(e.hints_overtaken), v(e.hint_fetches),
                     v(e.demand_fetches), v(e.demand_misses), v(e.evictions), v(e.unused_evictions),
                     v(e.residency_waits));
-      h3_json = hb;
+      engine_json = hb;
     }
 #endif
     if (answered != s.requests || s.responses != s.requests) {
@@ -256,7 +261,8 @@ int main(int argc, char** argv) {
         u(s.useful_bytes), u(s.fetched_bytes),
         s.fetched_bytes ? static_cast<double>(s.useful_bytes) / static_cast<double>(s.fetched_bytes)
                         : 0.0,
-        busy, util, u(s.queue_high_water), u(s.age_cap_displacements), h3_json.c_str(), nand_pj,
+        busy, util, u(s.queue_high_water), u(s.age_cap_displacements), engine_json.c_str(),
+        nand_pj,
         wall);
     if (!report_path.empty()) {
       std::ofstream out(report_path);
