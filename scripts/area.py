@@ -488,11 +488,13 @@ def crq_section(doc, cfg, f):
              if banks == planned else
              f"the RTL's bank holds {per} entries, so {banks} banks; the split into one "
              f"sub-bank per die and lane ({c['dies']} x {c['lanes']} = {planned} banks of "
-             f"{c['crq_entries'] // planned}) is not in this RTL yet")
+             f"{structures.crq_held(cfg) // planned}) is not in this RTL yet")
     names = ", ".join(f"{m['cell'].split('.')[-1]} {m['depth']} x {m['width']} b" if "cell" in m
                       else f"{m['depth']} x {m['width']} b" for m in mac)
-    L += [f"As built ({part['source']}): {c['crq_entries']} entries in {banks} banks of {per}: "
-          f"{where}. Each bank is {len(mac)} macros ({names}; the payload is {{request id, "
+    L += [f"As built ({part['source']}): {structures.crq_held(cfg)} entries in {banks} banks "
+          f"of {per}: {where}. A die's banks hold crq_die_slack = {c['crq_die_slack']} shares "
+          f"of the {c['crq_entries']} queued requests (docs/bbc.md, \"Queue banks a die\"), "
+          "so a stream that piles onto one die is not refused early. Each bank is {len(mac)} macros ({names}; the payload is {{request id, "
           "plane, line}, then a next pointer per entry and a FIFO of free indices), each "
           "priced as its own one-bank "
           f"array with {'the RTL' if part['source'] == 'RTL' else 'the paper'}'s ports: "
@@ -862,27 +864,27 @@ def copies_check(doc, cfg, text, mdl):
     for i, m in enumerate(part["macros"]):
         role = m["cell"].split(".")[-1] if "cell" in m else i   # from config: one per role
         held[role] = held.get(role, 0) + m["copies"] * m["depth"]
-    if len(held) != 3 or set(held.values()) != {c["crq_entries"]}:
-        fails.append(f"area: CRQ macros hold {held} entries, not crq_entries = "
-                     f"{c['crq_entries']} in each of payload, next and free")
+    total = structures.crq_held(cfg)
+    if len(held) != 3 or set(held.values()) != {total}:
+        fails.append(f"area: CRQ macros hold {held} entries, not crq_die_slack x crq_entries = "
+                     f"{total} in each of payload, next and free")
     if not doc["have_top"] and c["dies"] > 1 and any(m["copies"] < 2 for m in part["macros"]):
         fails.append("area: the CRQ's banks are priced once, not once per bank")
-    # From config: dies x lanes banks of crq_entries / (dies x lanes), each its own macro.
+    # From config: dies x lanes banks of the held entries / (dies x lanes), each its own macro.
     lay, _ = structures.crq_config(cfg)
     banks = c["dies"] * c["lanes"]
-    if [(d, n) for d, _, n in lay] != [(c["crq_entries"] // banks, banks)] * 3:
-        fails.append(f"area: crq_config gives {lay}, not {banks} banks of "
-                     f"{c['crq_entries'] // banks}")
-    # One RTL bank is crq_entries / Entries copies; a root holding every bank is one copy.
-    e = c["crq_entries"] // banks
+    if [(d, n) for d, _, n in lay] != [(total // banks, banks)] * 3:
+        fails.append(f"area: crq_config gives {lay}, not {banks} banks of {total // banks}")
+    # One RTL bank is held / Entries copies; a root holding every bank is one copy.
+    e = total // banks
     one = [{"inst": n, "depth": e} for n in ("u_payload", "u_next", "u_free")]
     every = [{"inst": f"g_bank[{i}].u_bank.{n}", "depth": e} for i in range(banks)
              for n in ("u_payload", "u_next", "u_free")]
     if structures.crq_copies(cfg, one) != banks or structures.crq_copies(cfg, every) != 1:
         fails.append("area: crq_copies miscounts a bank root or a root of every bank")
     try:
-        structures.crq_copies(cfg, [{"inst": "u_payload", "depth": c["crq_entries"] + 1}])
-        fails.append("area: crq_copies accepted a bank that does not divide crq_entries")
+        structures.crq_copies(cfg, [{"inst": "u_payload", "depth": total + 1}])
+        fails.append("area: crq_copies accepted a bank that does not divide the entries held")
     except structures.StructureError:
         pass
     # Small macros cost per copy: N copies of one small macro, not one macro of N times it.

@@ -76,9 +76,15 @@ def crq_bank_layout(cfg, entries, banks):
     return [(per, payload, banks), (per, idx, banks), (per, idx, banks)]
 
 
+def crq_held(cfg):
+    """Entries the CRQ's banks hold in all: crq_die_slack shares of crq_entries on every die
+    (a die may hold that many of the crq_entries queued; docs/bbc.md, "Queue banks a die")."""
+    return _c(cfg, "crq_die_slack") * _c(cfg, "crq_entries")
+
+
 def crq_banks_of(cfg, macros):
-    """Banks a priced CRQ part stands for: crq_entries over the entries one bank holds."""
-    return _c(cfg, "crq_entries") // macros[0]["depth"]
+    """Banks a priced CRQ part stands for: the entries held over the entries one bank holds."""
+    return crq_held(cfg) // macros[0]["depth"]
 
 
 def crq_bursts(bursts):
@@ -88,25 +94,26 @@ def crq_bursts(bursts):
 
 def crq_config(cfg):
     banks = crq_banks(cfg)
-    return crq_bank_layout(cfg, _c(cfg, "crq_entries"), banks), \
-        ("dies x lanes banks of crq_entries / (dies x lanes) x {payload {id, plane, line}, "
-         "next, free index}")
+    return crq_bank_layout(cfg, crq_held(cfg), banks), \
+        ("dies x lanes banks of crq_die_slack x crq_entries / (dies x lanes) x {payload "
+         "{id, plane, line}, next, free index}")
 
 
 def crq_copies(cfg, srams):
-    """Copies of one RTL root's CRQ macros: as many as it takes to hold crq_entries. A root
-    that is one bank (Entries deep) is crq_entries / Entries copies; a root holding every bank
-    is one. Each of its macros (payload, next, free: grouped by instance name) must hold the
-    same number of entries, and that number must divide crq_entries."""
+    """Copies of one RTL root's CRQ macros: as many as it takes to hold crq_held(cfg). A root
+    that is one bank (Entries deep) is held / Entries copies; a root holding every bank is
+    one. Each of its macros (payload, next, free: grouped by instance name) must hold the
+    same number of entries, and that number must divide the entries held."""
     if not srams:
         return 1
     held = {}
     for s in srams:
         leaf = s["inst"].split(".")[-1]
         held[leaf] = held.get(leaf, 0) + s["depth"]
-    entries = _c(cfg, "crq_entries")
+    entries = crq_held(cfg)
     if len(set(held.values())) != 1 or entries % next(iter(held.values())):
-        raise StructureError(f"CRQ macros {held} do not split crq_entries = {entries} into banks")
+        raise StructureError(f"CRQ macros {held} do not split the {entries} entries held "
+                             "(crq_die_slack x crq_entries) into banks")
     return entries // next(iter(held.values()))
 
 
