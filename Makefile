@@ -67,7 +67,10 @@ disturb: build
 	@$(BUILD)/sim/flint-disturb --config paper --out docs/disturb.md
 
 refresh-cost: build
-	@$(BUILD)/sim/flint-refresh-cost --config paper --out docs/refresh_cost.md
+	@$(BUILD)/sim/flint-refresh-cost --config paper --out docs/refresh_cost.md \
+	  --json docs/refresh_cost.json
+	@scripts/setup.sh --plots
+	@python3 scripts/plot_refresh_cost.py docs/refresh_cost.json --out docs/refresh_cost.png
 
 # The evaluation (docs/evaluation.md): minutes per model and batch; matplotlib for the plot.
 results: build
