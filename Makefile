@@ -73,13 +73,14 @@ refresh-cost: build
 	@python3 scripts/plot_refresh_cost.py docs/refresh_cost.json --out docs/refresh_cost.png
 
 # The evaluation (docs/evaluation.md): minutes per model and batch; matplotlib for the plot.
+# Runs of batches not asked for stay in docs/results*.json; RESUME=1 skips runs already there.
 results: build
 	@scripts/setup.sh --plots
-	@python3 scripts/evaluate.py --build $(BUILD) --batches $(BATCHES) \
-	  --models deepseek-v3,deepseek-v4-pro,qwen3-235b-a22b,llama-4-maverick,kimi-k2
-	@python3 scripts/evaluate.py --build $(BUILD) --batches $(BATCHES) --engines flint,h3 \
-	  --models deepseek-v3,deepseek-v4-pro,qwen3-235b-a22b,llama-4-maverick,kimi-k2 \
-	  --crq 262144 --out docs/results_deep_queue.md
+	@python3 scripts/evaluate.py --build $(BUILD) --batches $(BATCHES) $(if $(RESUME),--resume) \
+	  --models deepseek-v3,deepseek-v4-pro,qwen3-235b-a22b,llama-4-maverick,kimi-k2,llama-3.1-405b@1
+	@python3 scripts/evaluate.py --build $(BUILD) --batches $(BATCHES) $(if $(RESUME),--resume) \
+	  --models deepseek-v3,deepseek-v4-pro,qwen3-235b-a22b,llama-4-maverick,kimi-k2,llama-3.1-405b@1 \
+	  --engines flint,h3 --crq 262144 --out docs/results_deep_queue.md
 	@python3 scripts/plot_results.py docs/results.json docs/results_deep_queue.json \
 	  --out docs/results.png
 

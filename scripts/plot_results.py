@@ -1,21 +1,118 @@
 #!/usr/bin/env python3
-"""Fig. 9 of the paper from scripts/evaluate.py's JSON: per model and engine, the useful and the
-wasted (fetched but not asked for, i.e. re-fetched) HBF bandwidth as stacked bars, and the
-re-fetch share as points on a second axis; one panel per JSON file (e.g. the paper's queue and a
-deep queue). Needs matplotlib (scripts/setup.sh --plots).
+"""Fig. 9 of the paper from scripts/evaluate.py's JSON. One panel per JSON file (e.g. the paper's
+queue and a deep queue): per model and batch, each engine's useful bandwidth (dark) and the
+bandwidth it fetched but no request used (light: re-fetches and unused lines) as stacked bars,
+and its re-fetch share of bursts as lines on the right axis. A last panel gives the FLINT / H3
+useful-bandwidth ratio per model against batch, one line style per JSON file, beside the
+paper's range on the MoE models. Needs matplotlib (scripts/setup.sh --plots).
 
   plot_results.py docs/results.json [docs/results_deep_queue.json ...] --out docs/results.png
+                  [--engines flint,h3]
 """
 import argparse
 import json
 import pathlib
 import sys
 
+COLORS = {"flint": "#1f6f8b", "fcfs": "#4d9fbf", "h3": "#c0392b", "h3-oracle": "#e67e22"}
+MODEL_COLORS = ["#1f6f8b", "#c0392b", "#27ae60", "#8e44ad", "#e67e22", "#7f8c8d"]
+LINESTYLES = ["-", "--", ":", "-."]
+PAPER_MOE_RATIO = (4.0, 14.3)  # section 6.1: FLINT / H3 useful bandwidth on the MoE models
+
+
+def queue_of(path, runs):
+    cmd = runs[0].get("command", "")
+    depth = cmd.split("--crq ")[1].split()[0] if "--crq" in cmd else None
+    return f"queue {depth} entries" if depth else "paper queue"
+
+
+def engines_of(run):
+    return {e["engine"]: e for e in run["results"]}
+
+
+def bars(ax, path, runs, engines):
+    """Stacked useful / not-used bars per (model, batch), re-fetch share lines per model."""
+    width = 0.8 / len(engines)
+    ax2 = ax.twinx()
+    x, ticks, labels, model_x = 0.0, [], [], {}
+    for r in runs:
+        if model_x and r["model"] not in model_x:
+            x += 0.6  # a gap between models
+        e = engines_of(r)
+        for j, name in enumerate(engines):
+            if name not in e:
+                continue
+            pos = x + (j - (len(engines) - 1) / 2) * width
+            useful = e[name]["useful_gbps"]
+            unused = max(0.0, e[name]["fetched_gbps"] - useful)
+            first = not ticks
+            ax.bar(pos, useful, width, color=COLORS.get(name, "grey"),
+                   label=f"{name} useful" if first else None)
+            ax.bar(pos, unused, width, bottom=useful, color=COLORS.get(name, "grey"), alpha=0.3,
+                   label=f"{name} fetched, not used" if first else None)
+            model_x.setdefault(r["model"], {}).setdefault(name, []).append(
+                (pos, 100 * e[name]["refetch_share"]))
+        ticks.append(x)
+        labels.append(str(r["batch"]))
+        x += 1
+    for model, per_engine in model_x.items():
+        for name, pts in per_engine.items():
+            ax2.plot([p for p, _ in pts], [s for _, s in pts], "-o", markersize=3, linewidth=1,
+                     color=COLORS.get(name, "grey"), markeredgecolor="black",
+                     markeredgewidth=0.4,
+                     label=f"{name} re-fetch share" if model == next(iter(model_x)) else None)
+        xs = [p for pts in per_engine.values() for p, _ in pts]
+        ax.text(sum(xs) / len(xs), -0.16, model, transform=ax.get_xaxis_transform(),
+                ha="center", va="top", fontsize=7)
+    ax.set_xticks(ticks)
+    ax.set_xticklabels(labels, fontsize=7)
+    ax.set_xlim(-0.6, x - 0.4)
+    ax.set_ylabel("HBF bandwidth, one stack (GB/s)", fontsize=8)
+    ax2.set_ylabel("re-fetch share of bursts (%, lines)", fontsize=8)
+    ax2.set_ylim(0, 100)
+    ax.set_title(f"{pathlib.Path(path).stem} ({queue_of(path, runs)}); x: batch", fontsize=9)
+    h1, l1 = ax.get_legend_handles_labels()
+    h2, l2 = ax2.get_legend_handles_labels()
+    ax.legend(h1 + h2, l1 + l2, fontsize=6, loc="upper left", bbox_to_anchor=(1.06, 1.0))
+
+
+def ratios(ax, panels):
+    """FLINT / H3 useful bandwidth against batch, per model, one line style per file."""
+    models = []
+    for _, runs in panels:
+        for r in runs:
+            if r["model"] not in models:
+                models.append(r["model"])
+    for k, (path, runs) in enumerate(panels):
+        for i, model in enumerate(models):
+            pts = [(r["batch"], engines_of(r)["flint"]["useful_gbps"] /
+                    engines_of(r)["h3"]["useful_gbps"])
+                   for r in runs if r["model"] == model and "flint" in engines_of(r) and
+                   "h3" in engines_of(r) and engines_of(r)["h3"]["useful_gbps"] > 0]
+            if not pts:
+                continue
+            pts.sort()
+            ax.plot([b for b, _ in pts], [v for _, v in pts], LINESTYLES[k % len(LINESTYLES)],
+                    marker="o", markersize=3, color=MODEL_COLORS[i % len(MODEL_COLORS)],
+                    label=f"{model}, {queue_of(path, runs)}")
+    ax.axhspan(*PAPER_MOE_RATIO, color="grey", alpha=0.15, label="paper, MoE (4.0-14.3x)")
+    ax.axhline(1.0, color="grey", linewidth=0.8, linestyle=":", label="paper, dense (about 1x)")
+    ax.set_xscale("log", base=2)
+    batches = sorted({r["batch"] for _, runs in panels for r in runs})
+    ax.set_xticks(batches)
+    ax.set_xticklabels([str(b) for b in batches])
+    ax.set_xlabel("batch", fontsize=8)
+    ax.set_ylabel("FLINT / H3 useful bandwidth", fontsize=8)
+    ax.set_ylim(0, 16)
+    ax.set_title("FLINT / H3 useful-bandwidth ratio", fontsize=9)
+    ax.legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.06, 1.0))
+
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("json", nargs="+")
     ap.add_argument("--out", required=True)
+    ap.add_argument("--engines", default="flint,h3", help="engines drawn as bars")
     args = ap.parse_args()
     try:
         import matplotlib
@@ -24,36 +121,17 @@ def main():
     except ImportError:
         sys.exit("plot_results: matplotlib is missing (scripts/setup.sh --plots installs it)")
     panels = [(p, json.loads(pathlib.Path(p).read_text())) for p in args.json]
-    fig, axes = plt.subplots(1, len(panels), figsize=(7 * len(panels), 4.5), squeeze=False)
-    colors = {"flint": "#1f6f8b", "fcfs": "#4d9fbf", "h3": "#c0392b", "h3-oracle": "#e67e22"}
-    for ax, (path, runs) in zip(axes[0], panels):
-        engines = [e["engine"] for e in runs[0]["results"]]
-        width = 0.8 / len(engines)
-        labels = []
-        ax2 = ax.twinx()
-        for i, r in enumerate(runs):
-            labels.append(f"{r['model']}\nbsz {r['batch']}")
-            for j, e in enumerate(r["results"]):
-                x = i + (j - (len(engines) - 1) / 2) * width
-                useful = e["useful_gbps"]
-                wasted = max(0.0, e["fetched_gbps"] - useful)
-                c = colors.get(e["engine"], "grey")
-                ax.bar(x, useful, width, color=c, label=e["engine"] + " useful" if i == 0 else None)
-                ax.bar(x, wasted, width, bottom=useful, color=c, alpha=0.35,
-                       label=e["engine"] + " re-fetched" if i == 0 else None)
-                ax2.plot(x, 100 * e["refetch_share"], "k.", markersize=6)
-        ax.set_xticks(range(len(runs)))
-        ax.set_xticklabels(labels, fontsize=7)
-        ax.set_ylabel("HBF bandwidth, one stack (GB/s)")
-        ax2.set_ylabel("re-fetch share of bursts (%, dots)")
-        ax2.set_ylim(0, 100)
-        queue = runs[0].get("command", "")
-        ax.set_title(pathlib.Path(path).stem + (" (--crq " + queue.split("--crq ")[1].split()[0] + ")"
-                                                 if "--crq" in queue else " (paper queue)"),
-                     fontsize=9, pad=44)
-        ax.legend(fontsize=6, loc="lower center", ncol=4, bbox_to_anchor=(0.5, 1.06))
+    for p, runs in panels:
+        if not runs:
+            sys.exit(f"plot_results: no runs in {p}")
+    engines = args.engines.split(",")
+    fig, axes = plt.subplots(len(panels) + 1, 1, figsize=(14, 4.2 * (len(panels) + 1)),
+                             squeeze=False)
+    for ax, (path, runs) in zip(axes[:-1, 0], panels):
+        bars(ax, path, runs, engines)
+    ratios(axes[-1, 0], panels)
     fig.tight_layout()
-    fig.savefig(args.out, dpi=120)
+    fig.savefig(args.out, dpi=110)
     print(f"plot_results: wrote {args.out}", file=sys.stderr)
 
 
