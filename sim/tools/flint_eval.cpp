@@ -5,8 +5,8 @@
 // and writes docs/results.md.
 //
 //   flint-eval --model NAME [--config paper] [--batch 1] [--tokens 1] [--seed 1] [--skew 0.5]
-//              [--stacks 8] [--stack 0] [--tile-lines K] [--sms N] [--crq N] [--hold C]
-//              [--age-cap C]
+//              [--stacks 8] [--stack 0] [--tile-lines K] [--sms N] [--jitter J] [--crq N]
+//              [--hold C] [--age-cap C]
 //              [--engines flint,fcfs,h3,h3-oracle] [--check-data]
 #include <chrono>
 #include <cstdint>
@@ -34,7 +34,8 @@ int Usage(const std::string& why) {
                "flint-eval: %s\n"
                "usage: flint-eval --model NAME [--config small|medium|paper] [--batch B]\n"
                "                  [--tokens T] [--seed S] [--skew s] [--stacks N] [--stack K]\n"
-               "                  [--tile-lines K] [--sms N] [--crq N] [--hold C] [--age-cap C]\n"
+               "                  [--tile-lines K] [--sms N] [--jitter J] [--crq N] [--hold C]\n"
+               "                  [--age-cap C]\n"
                "                  [--engines flint,fcfs,h3,h3-oracle] [--check-data]\n",
                why.c_str());
   return 2;
@@ -108,6 +109,13 @@ int main(int argc, char** argv) {
         dopt.tile_lines = Count(a, value());
       } else if (a == "--sms") {
         dopt.sms = static_cast<uint32_t>(Count(a, value()));
+      } else if (a == "--jitter") {
+        const char* v = value();
+        char* end = nullptr;
+        dopt.jitter = std::strtod(v, &end);
+        if (end == v || *end != '\0') {
+          throw std::invalid_argument("--jitter takes a number, not '" + std::string(v) + "'");
+        }
       } else if (a == "--crq") {
         crq = Count(a, value());
       } else if (a == "--hold") {
@@ -141,12 +149,13 @@ int main(int argc, char** argv) {
     for (std::string e; std::getline(ss, e, ',');) list.push_back(e);
     std::printf("{\"model\": \"%s\", \"config\": \"%s\", \"batch\": %u, \"tokens\": %llu, "
                 "\"seed\": %llu, \"skew\": %g, \"stacks\": %u, \"stack\": %lld, "
-                "\"tile_lines\": %llu, \"loaded_bursts\": %llu, \"check_data\": %s, \"results\": [\n",
+                "\"tile_lines\": %llu, \"jitter\": %g, \"loaded_bursts\": %llu, "
+                "\"check_data\": %s, \"results\": [\n",
                 model_name.c_str(), cfg->name.data(), dopt.batch,
                 static_cast<unsigned long long>(dopt.steps),
                 static_cast<unsigned long long>(dopt.seed), dopt.skew, dopt.stacks,
                 static_cast<long long>(dopt.stack),
-                static_cast<unsigned long long>(dopt.tile_lines),
+                static_cast<unsigned long long>(dopt.tile_lines), dopt.jitter,
                 static_cast<unsigned long long>(loaded),
                 check_data ? "true" : "false");
     bool first = true;

@@ -38,12 +38,30 @@ for model, cfg, batch in [("tiny-small", "small", 4), ("tiny-dense", "small", 1)
         expect(f"{model} {name} fetched bytes", e["fetched_bytes"] > 0, e)
         expect(f"{model} {name} re-fetch below fetches", e["bursts_refetched"] < e["bursts_fetched"], e)
 
+# --jitter reaches the generator: without it the SMs' streams drift apart, so the run differs.
+runs = {}
+for jitter in ("0", "0.05"):
+    p = subprocess.run([EXE, "--model", "tiny-small", "--config", "small", "--batch", "4",
+                        "--stacks", "1", "--engines", "flint", "--jitter", jitter],
+                       capture_output=True, text=True, timeout=600)
+    expect(f"--jitter {jitter} runs", p.returncode == 0, p.stderr)
+    if p.returncode == 0:
+        runs[jitter] = json.loads(p.stdout)
+if len(runs) == 2:
+    expect("--jitter recorded", runs["0"]["jitter"] == 0 and runs["0.05"]["jitter"] == 0.05, runs)
+    expect("--jitter changes the stream", runs["0"]["results"][0]["cycles"] !=
+           runs["0.05"]["results"][0]["cycles"], runs)
+
 for args, text in [(["--config", "small"], "--model NAME is required"),
                    (["--model", "nope"], "no model named"),
                    (["--model", "tiny-small", "--config", "huge"], "no config named"),
                    (["--model", "tiny-small", "--config", "small", "--stacks", "1",
                      "--engines", "flint,bogus"], "unknown engine"),
-                   (["--model", "tiny-small", "--batch", "x"], "decimal count")]:
+                   (["--model", "tiny-small", "--batch", "x"], "decimal count"),
+                   (["--model", "tiny-small", "--config", "small", "--jitter", "x"],
+                    "--jitter takes a number"),
+                   (["--model", "tiny-small", "--config", "small", "--jitter", "1.5"],
+                    "jitter must be in [0, 1)")]:
     p = subprocess.run([EXE, *args], capture_output=True, text=True, timeout=120)
     expect(f"refuses {args}", p.returncode != 0 and text in p.stderr, p.stderr)
 
