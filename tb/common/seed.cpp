@@ -1,5 +1,7 @@
 #include "tb/common/seed.hpp"
 
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
@@ -28,16 +30,44 @@ bool WavesRequested() {
   return env != nullptr && std::string(env) == "1";
 }
 
-std::string WavePathStem() {
+namespace {
+
+std::string SanitisedTestName() {
   std::string name = CurrentTestName();
   for (char& ch : name) {
     const bool keep = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
                       (ch >= '0' && ch <= '9') || ch == '-' || ch == '_';
     if (!keep) ch = '_';
   }
+  return name;
+}
+
+const std::string& CoverageDir() {
+  static const std::string dir = [] {
+    const char* env = std::getenv("FLINT_COVERAGE");
+    return std::string(env != nullptr ? env : "");
+  }();
+  return dir;
+}
+
+}  // namespace
+
+std::string WavePathStem() {
   const std::filesystem::path dir = std::filesystem::path(FLINT_BINARY_DIR) / "waves";
   std::filesystem::create_directories(dir);
-  return (dir / name).string();
+  return (dir / SanitisedTestName()).string();
+}
+
+bool CoverageRequested() { return !CoverageDir().empty(); }
+
+std::string CoveragePath() {
+  static int harnesses = 0;
+  const std::filesystem::path dir(CoverageDir());
+  std::filesystem::create_directories(dir);
+  // Long test names are cut so the file name stays well under the usual 255-byte limit.
+  const std::string file = SanitisedTestName().substr(0, 160) + "." + std::to_string(::getpid()) + "." +
+                           std::to_string(harnesses++) + ".dat";
+  return (dir / file).string();
 }
 
 }  // namespace flint::tb

@@ -1,4 +1,4 @@
-// Seeds, replay commands and wave settings shared by every testbench.
+// Seeds, replay commands, wave and coverage settings shared by every testbench.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -19,5 +19,14 @@ bool WavesRequested();
 
 // build/waves/<sanitised test name>, without extension; creates the folder.
 std::string WavePathStem();
+
+// True when FLINT_COVERAGE=<dir> names a folder: harnesses then write their DUT's coverage
+// there when they end (make coverage, scripts/coverage.py). Read once per process.
+bool CoverageRequested();
+
+// A new file under the FLINT_COVERAGE folder for one harness's coverage:
+// <sanitised test name>.<pid>.<n>.dat, n counting the harnesses of this process; creates the
+// folder.
+std::string CoveragePath();
 
 }  // namespace flint::tb
