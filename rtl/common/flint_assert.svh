@@ -3,7 +3,9 @@
 //   Yosys -formal:          immediate assert in a clocked block.
 //   Yosys synthesis:        nothing, so no assertion cell reaches the area report.
 // Properties are plain boolean expressions; write "a implies b" as FLINT_ASSERT_IMPLY.
-// The module must have clk_i and rst_ni.
+// The module must have clk_i and rst_ni. FLINT_COVER counts the cycles where prop holds
+// (make coverage, docs/coverage.md); FLINT_COVER_COMB is its form for combinational blocks
+// without a clock: an immediate cover, counted at every evaluation of the block where prop holds.
 `ifndef FLINT_ASSERT_SVH
 `define FLINT_ASSERT_SVH
 
@@ -13,10 +15,12 @@
   `define FLINT_ASSERT_IMPLY(name, ante, cons) \
     always @(posedge clk_i) if (rst_ni && (ante)) name: assert (cons);
   `define FLINT_COVER(name, prop)
+  `define FLINT_COVER_COMB(name, prop)
 `elsif SYNTHESIS
   `define FLINT_ASSERT(name, prop)
   `define FLINT_ASSERT_IMPLY(name, ante, cons)
   `define FLINT_COVER(name, prop)
+  `define FLINT_COVER_COMB(name, prop)
 `else
   `define FLINT_ASSERT(name, prop) \
     name: assert property (@(posedge clk_i) disable iff (!rst_ni) (prop)) \
@@ -26,6 +30,8 @@
       else $error("%m: assertion %s failed", `"name`");
   `define FLINT_COVER(name, prop) \
     name: cover property (@(posedge clk_i) disable iff (!rst_ni) (prop));
+  `define FLINT_COVER_COMB(name, prop) \
+    always_comb begin name: cover (prop); end
 `endif
 
 `endif

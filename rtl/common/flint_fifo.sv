@@ -75,6 +75,7 @@ module flint_fifo #(
                       out_valid_o && out_data_o == $past(out_data_o))
   `FLINT_COVER(c_full, count_q == CntBits'(Depth))
   `FLINT_COVER(c_push_pop_full, push && pop && count_q == CntBits'(Depth))
+  `FLINT_COVER(c_push_refused, in_valid_i && !in_ready_o)
 `endif
 endmodule
 `default_nettype wire

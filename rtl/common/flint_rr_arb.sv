@@ -97,6 +97,7 @@ module flint_rr_arb #(
   end
   `FLINT_COVER(c_hold_beats_priority, hold_q && req_i[last_idx_q] && found_hi
                                       && idx_hi != last_idx_q)
+  `FLINT_COVER(c_contended, transfer && $countones(req_i) > 1)
 `endif
 endmodule
 `default_nettype wire
