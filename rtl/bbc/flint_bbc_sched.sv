@@ -253,5 +253,28 @@ module flint_bbc_sched #(
     end
   end
   `FLINT_ASSERT(FreeSlotsEmpty, !free_not_empty)
+
+  // --- functional coverage (make coverage) ---------------------------------------------------
+  // Picks: FCFS among several candidates; most-pending choosing another burst than FCFS would;
+  // the age cap overriding most-pending.
+  `FLINT_COVER(c_pick_fcfs, pick_valid_o && Policy == 0 && $countones(cand) > 1)
+  `FLINT_COVER(c_pick_most_pending, pick_valid_o && Policy != 0 && !capped &&
+                                    most_slot != old_slot)
+  `FLINT_COVER(c_pick_age_cap, pick_valid_o && Policy != 0 && capped && most_slot != old_slot)
+  // Refusals: every slot in use and a lane's burst has none; or a free slot went to another
+  // lane's new burst this cycle.
+  `FLINT_COVER(c_slots_full, !free_found)
+  `FLINT_COVER(c_refuse_full, |(add_req_i & ~add_ready_o) && !free_found)
+  `FLINT_COVER(c_refuse_other_new, |(add_req_i & ~add_ready_o) && free_found)
+  // Several lanes at once: two hits, one new burst shared by two lanes, a hit beside an
+  // allocation.
+  `FLINT_COVER(c_lanes_hit, $countones(add_fire & hit) > 1)
+  `FLINT_COVER(c_lanes_share_alloc, $countones(add_fire & ~hit) > 1)
+  `FLINT_COVER(c_hit_beside_alloc, alloc && |(add_fire & hit))
+  // Slot lifetime: adds and a sub of one slot in a cycle, a slot freed, residency set in the
+  // cycle its slot is allocated.
+  `FLINT_COVER(c_add_and_sub, |(add_s & sub_s))
+  `FLINT_COVER(c_slot_freed, |(valid_q & ~valid_d))
+  `FLINT_COVER(c_set_res_on_alloc, set_res_i && alloc && free_slot == set_res_slot_i)
 endmodule
 `default_nettype wire

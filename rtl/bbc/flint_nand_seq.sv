@@ -116,5 +116,21 @@ module flint_nand_seq #(
                       bcmd_op_i == flint_pkg::NandCmdRead ||
                       bcmd_op_i == flint_pkg::NandCmdCacheRead ||
                       bcmd_op_i == flint_pkg::NandCmdCacheEnd)
+
+  // --- functional coverage (make coverage) -----------------------------------------------------
+  // Each command kind issued.
+  `FLINT_COVER(c_cmd_read, bcmd_go && bcmd_op_i == flint_pkg::NandCmdRead)
+  `FLINT_COVER(c_cmd_cache_read, bcmd_go && bcmd_op_i == flint_pkg::NandCmdCacheRead)
+  `FLINT_COVER(c_cmd_cache_end, bcmd_go && bcmd_op_i == flint_pkg::NandCmdCacheEnd)
+  `FLINT_COVER(c_cmd_data_out, line_go)
+  // A data-out issued in the cycle the previous one's data comes back (back to back).
+  `FLINT_COVER(c_data_out_back_to_back, line_go && out_q && die_data_valid_i)
+  // Waits: a burst command on a busy array; a cache move behind lines still asked for; a Read
+  // going out while lines wait (the lookahead); a line waiting for the die's I/O.
+  `FLINT_COVER(c_bcmd_waits_array, bcmd_valid_i && !die_array_ready_i)
+  `FLINT_COVER(c_move_waits_lines, bcmd_valid_i && bcmd_needs_io && die_array_ready_i &&
+                                   line_valid_i)
+  `FLINT_COVER(c_read_beside_lines, bcmd_go && !bcmd_needs_io && line_valid_i)
+  `FLINT_COVER(c_line_waits_io, line_valid_i && !bcmd_go && !die_io_ready_i)
 endmodule
 `default_nettype wire
