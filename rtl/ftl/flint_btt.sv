@@ -205,6 +205,14 @@ module flint_btt #(
   `FLINT_COVER(c_load_and_lookup_same_index, load_fire && lookup_fire && load_idx_i == lookup_idx_i)
   `FLINT_COVER(c_rsp_held, rsp_valid_o && !rsp_ready_i && !fresh_q)
   `FLINT_COVER(c_clear_while_busy, clear_i && busy_q)
+  // Each answer; a load past the table (the error, and another after the sticky flag is up);
+  // a load refused by the sweep.
+  `FLINT_COVER(c_rsp_ok, rsp_valid_o && rsp_status_o == flint_pkg::StatusOk)
+  `FLINT_COVER(c_rsp_not_loaded, rsp_valid_o && rsp_status_o == flint_pkg::StatusNotLoaded)
+  `FLINT_COVER(c_rsp_out_of_range, rsp_valid_o && rsp_status_o == flint_pkg::StatusOutOfRange)
+  `FLINT_COVER(c_load_err, load_fire && !in_range(load_idx_i) && !err_q)
+  `FLINT_COVER(c_load_err_again, load_fire && !in_range(load_idx_i) && err_q)
+  `FLINT_COVER(c_load_refused_busy, load_valid_i && busy_q)
 `endif
 endmodule
 `default_nettype wire

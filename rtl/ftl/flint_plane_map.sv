@@ -107,6 +107,10 @@ module flint_plane_map #(
   `FLINT_ASSERT_IMPLY(a_phantom_is_a_plane, rd_q, 32'(rd_phantom_o) < PhysPlanes)
   `FLINT_ASSERT_IMPLY(a_stripe_masks_phantom, rd_q,
                       $countones(rd_stripe_o) == Planes && !rd_stripe_o[rd_phantom_o])
+  // A read of a pending entry; a read and a write of one entry in one cycle (old word).
+  `FLINT_COVER(c_read_pending, rd_q && rd_pending_o)
+  `FLINT_COVER(c_read_beside_write, rd_en_i && wr_en_i && rd_die_i == wr_die_i &&
+                                    rd_block_i == wr_block_i)
 `endif
 endmodule
 `default_nettype wire

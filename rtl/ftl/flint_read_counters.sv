@@ -273,6 +273,16 @@ module flint_read_counters #(
   `FLINT_COVER(c_due, due)
   `FLINT_COVER(c_limit, at_limit)
   `FLINT_COVER(c_stall_on_events, sense_valid_i && !busy_q && !cmd_fire && !room)
+  // Commands (erase reset, read), a command taking the slot of a waiting sense, a sense and a
+  // command outside the geometry, an event held by its consumer.
+  `FLINT_COVER(c_cmd_erase, cmd_fire && !cmd_read_i)
+  `FLINT_COVER(c_cmd_read, cmd_fire && cmd_read_i)
+  `FLINT_COVER(c_cmd_beats_sense, cmd_fire && sense_valid_i)
+  `FLINT_COVER(c_sense_out_of_range, sense_fire && !a_ok)
+  `FLINT_COVER(c_cmd_out_of_range, cmd_fire && !a_ok)
+  `FLINT_COVER(c_event_held, evt_valid_o && !evt_ready_i)
+  // An erase reset forwarded to the next sense of the same block.
+  `FLINT_COVER(c_erase_forwarded, s1_valid_q && s1_fwd_q && s1_sense_q && $past(s1_erase_q))
 `endif
 endmodule
 `default_nettype wire

@@ -578,6 +578,43 @@ module flint_reloc_table #(
   `FLINT_COVER(c_alloc_no_free, rsp_set && rsp_status_n == flint_pkg::FtlNoFree)
   `FLINT_COVER(c_alloc_busy, rsp_set && rsp_status_n == flint_pkg::FtlBusy)
   `FLINT_COVER(c_lookup_during_commit, lk_fire && st_q == StCommit)
+  // Each command accepted in range, and the outcome of each: a reservation made, a commit, a
+  // release of a vacated and of a reserved block, a block marked bad from free, reserved and
+  // vacated, and every refusal (out of range, wrong state per command).
+  `FLINT_COVER(c_cmd_alloc, cmd_fire && cmd_in_range && cmd_op_i == flint_pkg::RelocCmdAlloc)
+  `FLINT_COVER(c_cmd_commit, cmd_fire && cmd_in_range && cmd_op_i == flint_pkg::RelocCmdCommit)
+  `FLINT_COVER(c_cmd_release, cmd_fire && cmd_in_range &&
+                              cmd_op_i == flint_pkg::RelocCmdRelease)
+  `FLINT_COVER(c_cmd_mark_bad, cmd_fire && cmd_in_range &&
+                               cmd_op_i == flint_pkg::RelocCmdMarkBad)
+  `FLINT_COVER(c_cmd_query, cmd_fire && cmd_in_range && cmd_op_i == flint_pkg::RelocCmdQuery)
+  `FLINT_COVER(c_cmd_out_of_range, rsp_set && rsp_status_n == flint_pkg::FtlOutOfRange)
+  `FLINT_COVER(c_alloc_reserved, st_q == StScan && rsp_set && rsp_status_n == flint_pkg::FtlOk)
+  `FLINT_COVER(c_alloc_scan_wraps, st_q == StScan && rev_state != flint_pkg::BlkFree &&
+                                   32'(scan_q) == Blocks - 1 && 32'(scan_n_q) != Blocks - 1)
+  `FLINT_COVER(c_commit_done, st_q == StCommit)
+  `FLINT_COVER(c_commit_wrong_state, st_q == StCmdRead && op_q == flint_pkg::RelocCmdCommit &&
+                                     rsp_status_n == flint_pkg::FtlWrongState)
+  `FLINT_COVER(c_release_vacated, st_q == StCmdRead && op_q == flint_pkg::RelocCmdRelease &&
+                                  rev_state == flint_pkg::BlkVacated)
+  `FLINT_COVER(c_release_reserved, st_q == StCmdRead && op_q == flint_pkg::RelocCmdRelease &&
+                                   rev_state == flint_pkg::BlkReserved)
+  `FLINT_COVER(c_release_wrong_state, st_q == StCmdRead &&
+                                      op_q == flint_pkg::RelocCmdRelease &&
+                                      rsp_status_n == flint_pkg::FtlWrongState)
+  `FLINT_COVER(c_mark_bad_free, st_q == StCmdRead && op_q == flint_pkg::RelocCmdMarkBad &&
+                                rev_state == flint_pkg::BlkFree)
+  `FLINT_COVER(c_mark_bad_reserved, st_q == StCmdRead && op_q == flint_pkg::RelocCmdMarkBad &&
+                                    rev_state == flint_pkg::BlkReserved)
+  `FLINT_COVER(c_mark_bad_vacated, st_q == StCmdRead && op_q == flint_pkg::RelocCmdMarkBad &&
+                                   rev_state == flint_pkg::BlkVacated)
+  `FLINT_COVER(c_mark_bad_again, st_q == StCmdRead && op_q == flint_pkg::RelocCmdMarkBad &&
+                                 rev_state == flint_pkg::BlkBad)
+  `FLINT_COVER(c_mark_bad_mapped, st_q == StCmdRead && op_q == flint_pkg::RelocCmdMarkBad &&
+                                  rsp_status_n == flint_pkg::FtlWrongState)
+  // Lookups held off by the FSM's table reads; a command response held by back-pressure.
+  `FLINT_COVER(c_lookup_refused_fsm, lk_valid_i && fsm_reads_shared)
+  `FLINT_COVER(c_cmd_rsp_held, cmd_rsp_valid_o && !cmd_rsp_ready_i)
 
   // Whole-table invariants, checked after every command that changes a table (and after the
   // sweep) on shadow copies written with the same enables as the SRAMs:

@@ -224,6 +224,38 @@ TEST_CASE("btt: clear sweep after reset takes one cycle per entry", "[ftl][btt][
   REQUIRE(b.Lookup(5) == BttResult{Status::kOk, 3, 7});
 }
 
+TEST_CASE("btt: a clear during a sweep starts the sweep again", "[ftl][btt][corner]") {
+  const Config& cfg = flint::kSmallConfig;
+  BttBench<Vbtt_small> b(1, cfg);
+  // A clear halfway through the sweep after reset, then another halfway through its own sweep:
+  // each makes busy_o last Entries cycles from the cycle after it (the bench checks busy_o and
+  // load_ready_o against that every cycle).
+  for (int round = 0; round < 2; ++round) {
+    for (uint64_t i = 0; i < cfg.btt_entries / 2; ++i) {
+      REQUIRE(b.h().dut().busy_o);
+      b.Step(Drive{});
+    }
+    Drive clr;
+    clr.clear = true;
+    b.Step(clr);
+  }
+  Drive in;
+  in.load = true;  // refused until the restarted sweep ends
+  in.load_idx = 2;
+  in.block = 1;
+  in.page = 1;
+  uint64_t busy_cycles = 0;
+  while (b.h().dut().busy_o) {
+    REQUIRE_FALSE(b.Step(in).load_fire);
+    ++busy_cycles;
+  }
+  REQUIRE(busy_cycles == cfg.btt_entries);
+  REQUIRE(b.Step(in).load_fire);
+  b.Step(Drive{});
+  REQUIRE(b.Lookup(2) == BttResult{Status::kOk, 1, 1});
+  REQUIRE(b.Lookup(3) == BttResult{Status::kNotLoaded, 0, 0});
+}
+
 TEST_CASE("btt: lookups answer in one cycle with OK NOT_LOADED or OUT_OF_RANGE",
           "[ftl][btt][directed]") {
   const Config& cfg = flint::kSmallConfig;
