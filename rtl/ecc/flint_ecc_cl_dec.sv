@@ -9,6 +9,7 @@
 // Layout as flint_ecc_cl_enc. Combinational, no state: about 15 gate levels at Words = 16
 // (docs/ecc.md, "Timing"); flint_ecc_cl_dec_reg adds one pipeline stage.
 `default_nettype none
+`include "flint_assert.svh"
 module flint_ecc_cl_dec #(
   parameter int unsigned Words = flint_cfg_pkg::ClBytes / 8,
   // do not override
@@ -67,6 +68,13 @@ module flint_ecc_cl_dec #(
                                   status_o == flint_pkg::StatusUncorrectable)
       else $error("%m: ECC status outside OK/CORRECTED/UNCORRECTABLE");
   end
+  // Each line status (counted at every evaluation: this block has no valid); a line with a
+  // corrected word and an uncorrectable one; two words corrected in one line.
+  `FLINT_COVER_COMB(c_line_ok, status_o == flint_pkg::StatusOk)
+  `FLINT_COVER_COMB(c_line_corrected, status_o == flint_pkg::StatusCorrected)
+  `FLINT_COVER_COMB(c_line_uncorrectable, status_o == flint_pkg::StatusUncorrectable)
+  `FLINT_COVER_COMB(c_line_mixed, |word_corrected_o && |word_uncorrectable_o)
+  `FLINT_COVER_COMB(c_line_two_corrected, $countones(word_corrected_o) > 1)
 `endif
 endmodule
 `default_nettype wire

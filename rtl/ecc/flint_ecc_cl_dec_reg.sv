@@ -107,6 +107,11 @@ module flint_ecc_cl_dec_reg #(
   `FLINT_ASSERT_IMPLY(a_status_as_decoded, out_valid_o, out_status_o == entry_status_q)
   `FLINT_COVER(c_backpressure, out_valid_o && !out_ready_i && in_valid_i)
   `FLINT_COVER(c_stream, load && out_valid_o && out_ready_i)
+  // Each status leaving the stage.
+  `FLINT_COVER(c_out_ok, out_valid_o && out_status_o == flint_pkg::StatusOk)
+  `FLINT_COVER(c_out_corrected, out_valid_o && out_status_o == flint_pkg::StatusCorrected)
+  `FLINT_COVER(c_out_uncorrectable, out_valid_o &&
+                                    out_status_o == flint_pkg::StatusUncorrectable)
 `endif
 endmodule
 `default_nettype wire

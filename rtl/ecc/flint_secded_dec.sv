@@ -9,6 +9,7 @@
 // from a single error): the code's limit, measured in tb/ecc/secded_test.cpp.
 // Combinational, no state: syndrome (5 XOR2 levels) -> column match (3) -> flip (1).
 `default_nettype none
+`include "flint_assert.svh"
 module flint_secded_dec (
   // word as read: data from the main area, its check byte from the spare area
   input  logic [63:0]        data_i,
@@ -83,6 +84,11 @@ module flint_secded_dec (
                                      (data_o == data_i))
       else $error("%m: UNCORRECTABLE but a bit was flipped");
   end
+  // Each outcome (counted at every evaluation: this block has no valid).
+  `FLINT_COVER_COMB(c_ok, status_o == flint_pkg::StatusOk)
+  `FLINT_COVER_COMB(c_corrected_data, status_o == flint_pkg::StatusCorrected && data_err)
+  `FLINT_COVER_COMB(c_corrected_check, status_o == flint_pkg::StatusCorrected && check_err)
+  `FLINT_COVER_COMB(c_uncorrectable, status_o == flint_pkg::StatusUncorrectable)
 `endif
 endmodule
 `default_nettype wire
