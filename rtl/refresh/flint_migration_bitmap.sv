@@ -242,6 +242,22 @@ module flint_migration_bitmap #(
   `FLINT_ASSERT(NoOpWhileBusy, !(busy_q && (tas_fire || scan_fire)))
   `FLINT_ASSERT(OneOpPerCycle, !(tas_fire && scan_fire))
 
+  // Functional coverage (make coverage): test-and-set first and not first, the block's last
+  // page, a test-and-set seeing last cycle's write to its word; scans finding a page, finding
+  // a full word, wrapping at the end; a clear with an operation in flight; the plane all set;
+  // a scan held off by a test-and-set.
+  `FLINT_COVER(c_tas_first, s1_tas_q && !busy_q && first)
+  `FLINT_COVER(c_tas_not_first, s1_tas_q && !busy_q && !first)
+  `FLINT_COVER(c_block_done, tas_block_done_o && !busy_q)
+  `FLINT_COVER(c_tas_forwarded, s1_tas_q && !busy_q && fw_word_q && fw_waddr_q == s1_waddr_q)
+  `FLINT_COVER(c_scan_found, s1_scan_q && !busy_q && found)
+  `FLINT_COVER(c_scan_word_full, s1_scan_q && !busy_q && !found)
+  `FLINT_COVER(c_scan_wrap, s1_scan_q && !busy_q && 32'(cur_word_q) + 1 == Words &&
+                            (!found || 32'(found_bit) + 1 == WordBits))
+  `FLINT_COVER(c_clear_in_flight, clear_i && (s1_tas_q || s1_scan_q))
+  `FLINT_COVER(c_all_set, all_set_o)
+  `FLINT_COVER(c_scan_held_by_tas, scan_valid_i && tas_valid_i && !busy_q && !clear_i)
+
   // Geometry the word packing needs.
   initial begin
     if (Pages % WordBits != 0) $error("flint_migration_bitmap: Pages %% WordBits != 0");

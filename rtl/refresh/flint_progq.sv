@@ -417,6 +417,18 @@ module flint_progq #(
   `FLINT_COVER(c_both_open, fk_open_q && sc_open_q)
   `FLINT_COVER(c_scrub_held_by_fork, scrub_valid_i && fork_valid_i)
   `FLINT_COVER(c_page_to_page, rd_issue && cm_pop && $past(rd_issue && rd_last))
+  // The scrubber held off by the fork's reserve; a fork drop right after another; a line of a
+  // dropped or cancelled page ignored; each writer cancelling; both committing pages in one
+  // run of the queue; the program side stalling.
+  `FLINT_COVER(c_scrub_held_by_reserve, scrub_valid_i && !fork_valid_i && !sc_open_q &&
+                                        32'(free_cnt_q) <= ForkReserve)
+  `FLINT_COVER(c_drop_back_to_back, fork_drop_o && $past(fork_drop_o))
+  `FLINT_COVER(c_fork_line_ignored, fork_valid_i && !fork_open_i && !fk_open_q)
+  `FLINT_COVER(c_fork_cancel, fk_cancel)
+  `FLINT_COVER(c_scrub_cancel, sc_cancel)
+  `FLINT_COVER(c_commit_fork, fk_done)
+  `FLINT_COVER(c_commit_scrub, sc_done)
+  `FLINT_COVER(c_prog_stall, prog_valid_o && !prog_ready_i)
 `endif
 
   // Geometry the queue needs.
