@@ -31,7 +31,7 @@ def run(cmd, env, cwd):
 
 
 def main():
-    exe, src = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+    exe, src = pathlib.Path(sys.argv[1]).resolve(), pathlib.Path(sys.argv[2]).resolve()
     with tempfile.TemporaryDirectory() as tmp:
         tmp = pathlib.Path(tmp)
         quiet, dat = tmp / "quiet", tmp / "dat"
