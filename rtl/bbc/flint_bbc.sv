@@ -20,8 +20,17 @@
 // line between queue and NAND, and for most-pending no request for Hold cycles), or at once when
 // NEXT's oldest request has waited AgeCap cycles (ACTIVE's remaining requests go back to
 // waiting: an age-cap displacement). The physical stripe of a burst comes from the translation
-// port one cycle after the burst is named on it (the BTT and relocation table SRAM's latency), so
-// a pick is issued once it has been the pick for a cycle.
+// port XlatLat cycles after the burst is named on it (the BTT and stripe SRAMs' latency), so a
+// pick is issued once it has been the pick for XlatLat cycles. A CacheRead moves NEXT and senses
+// the pick on the same planes, so it needs the pick's stripe to equal NEXT's; across a refresh
+// switch they differ, and the move is a CacheEnd of NEXT's planes followed by a Read.
+//
+// Refresh (docs/refresh.md). park_i: sense nothing new, serve ACTIVE and NEXT until drained,
+// then release ACTIVE; parked_o says the page and cache buffers hold nothing of ours, so the
+// refresh controller may read a page of its own. Requests keep queueing meanwhile. res_planes_o
+// names the physical planes whose buffers hold ACTIVE or NEXT (a vacated plane is erased only
+// once it is out of them). The fork port gives every decoded line as the NAND returns it, with
+// ACTIVE's logical block and page.
 `default_nettype none
 `include "flint_assert.svh"
 module flint_bbc #(
@@ -35,6 +44,7 @@ module flint_bbc #(
   // put most of their lines on a few dies at a time, so a die needs room for more than its
   // share (docs/bbc.md, "Queue banks a die").
   parameter int unsigned Slack  = flint_cfg_pkg::CrqDieSlack,
+  parameter int unsigned XlatLat = 1,  // cycles from xlat_burst_o to its stripe (>= 1)
   // do not override
   localparam int unsigned Lanes     = flint_cfg_pkg::Lanes,
   localparam int unsigned Dies      = flint_cfg_pkg::Dies,
@@ -42,6 +52,9 @@ module flint_bbc #(
   localparam int unsigned IdBits    = flint_cfg_pkg::ReqIdBits,
   localparam int unsigned BurstBits = flint_cfg_pkg::BurstIdxBits,
   localparam int unsigned PPlBits   = flint_cfg_pkg::PhysPlaneBits,
+  localparam int unsigned PhysPl    = flint_cfg_pkg::PhysPlanes,
+  localparam int unsigned LPlBits   = flint_cfg_pkg::PlaneBits,
+  localparam int unsigned LineBits  = flint_cfg_pkg::ClInPageBits,
   localparam int unsigned BlockBits = flint_cfg_pkg::BlockBits,
   localparam int unsigned PageBits  = flint_cfg_pkg::PageBits,
   localparam int unsigned OffBits   = $clog2(flint_cfg_pkg::ClPerPage *
@@ -66,16 +79,17 @@ module flint_bbc #(
   output logic [Lanes*IdBits-1:0]      rsp_id_o,
   output logic [Lanes*StW-1:0]         rsp_status_o,
   output logic [Lanes*DataBits-1:0]    rsp_data_o,
-  // translation: the stripe of xlat_burst_o, one cycle later (page, and per die and plane the
-  // physical plane and block)
+  // translation: the stripe of xlat_burst_o, XlatLat cycles later (logical block and page, and
+  // per die and plane the physical plane and block)
   output logic [BurstBits-1:0]         xlat_burst_o,
+  input  logic [BlockBits-1:0]         xlat_lblock_i,
   input  logic [PageBits-1:0]          xlat_page_i,
   input  logic [Dies*StripeP-1:0]      xlat_planes_i,
   input  logic [Dies*StripeB-1:0]      xlat_blocks_i,
-  // the NAND dies
-  input  logic [Dies-1:0]              die_array_ready_i,
+  // the NAND dies: per physical plane, array idle and cache buffer readable
+  input  logic [Dies*PhysPl-1:0]       die_plane_idle_i,
+  input  logic [Dies*PhysPl-1:0]       die_plane_cache_i,
   input  logic [Dies-1:0]              die_io_ready_i,
-  input  logic [Dies-1:0]              die_cache_ready_i,
   output logic [Dies-1:0]              nand_valid_o,
   output logic [Dies*CmdW-1:0]         nand_op_o,
   output logic [Dies*PageBits-1:0]     nand_page_o,
@@ -89,6 +103,22 @@ module flint_bbc #(
   // a burst sense is issued this cycle (Read or CacheRead on every die), and which
   output logic                         sense_o,
   output logic [BurstBits-1:0]         sense_burst_o,
+  output logic [BlockBits-1:0]         sense_lblock_o,
+  // refresh: park, residency, and the fork of every decoded line
+  input  logic                         park_i,
+  output logic                         parked_o,
+  output logic                         empty_o,          // no request queued or in flight
+  output logic [Dies*PhysPl-1:0]       res_planes_o,
+  output logic                         act_valid_o,
+  output logic                         act_new_o,        // NEXT becomes ACTIVE this cycle
+  output logic                         act_change_o,     // ACTIVE is released this cycle
+  output logic [BlockBits-1:0]         act_lblock_o,
+  output logic [PageBits-1:0]          act_page_o,
+  output logic [Dies-1:0]              fork_valid_o,
+  output logic [Dies*LPlBits-1:0]      fork_lplane_o,
+  output logic [Dies*LineBits-1:0]     fork_line_o,
+  output logic [Dies*StW-1:0]          fork_status_o,
+  output logic [Dies*DataBits-1:0]     fork_data_o,
   // statistics
   output logic [63:0]                  stat_requests_o,
   output logic [63:0]                  stat_responses_o,
@@ -99,14 +129,13 @@ module flint_bbc #(
   output logic [63:0]                  stat_link_slots_o,      // response-lane slots used
   output logic [63:0]                  stat_busy_cycles_o,     // cycles with any response
   output logic [63:0]                  stat_queue_high_water_o,
-  output logic [63:0]                  stat_displacements_o    // age-cap displacements
+  output logic [63:0]                  stat_displacements_o,   // age-cap displacements
+  output logic [63:0]                  stat_park_wait_o        // cycles parked with requests
 );
   localparam int unsigned SlotBits  = (Slots > 1) ? $clog2(Slots) : 1;
   localparam int unsigned CountBits = flint_cfg_pkg::CrqIdxBits + 1;
   localparam int unsigned SubBits   = (Lanes > 1) ? $clog2(Lanes) : 1;
   localparam int unsigned DieBits   = (Dies > 1) ? $clog2(Dies) : 1;
-  localparam int unsigned LPlBits   = flint_cfg_pkg::PlaneBits;
-  localparam int unsigned LineBits  = flint_cfg_pkg::ClInPageBits;
   localparam int unsigned PayBits   = IdBits + LPlBits + LineBits;
   localparam int unsigned SubEnt    = Slack * flint_cfg_pkg::CrqEntries / (Dies * Lanes);
   localparam int unsigned UsedBits  = $clog2(Lanes * SubEnt + 1);
@@ -119,7 +148,9 @@ module flint_bbc #(
   localparam int unsigned BurstLsb  = DieLsb + flint_cfg_pkg::DieBits;
   localparam int unsigned DiesPerLn = (Dies + Lanes - 1) / Lanes;
   localparam int unsigned DplBits   = (DiesPerLn > 1) ? $clog2(DiesPerLn) : 1;
-  localparam int unsigned PreDepth  = 2;  // NEXT's lines a die stages before the move
+  // NEXT's lines a die stages before the move: room for the burst after NEXT to be queued,
+  // picked and translated in time for the move (one more line a cycle of translation).
+  localparam int unsigned PreDepth  = XlatLat + 1;
   localparam int unsigned PreBits   = $clog2(PreDepth + 1);
 
   // --- reset sweep of the fetched-before bitmap --------------------------------------------
@@ -248,7 +279,9 @@ module flint_bbc #(
   logic [Dies-1:0] die_pre_pop;
   logic serve_en, bcmd_valid;
   flint_pkg::nand_cmd_e bcmd_op;
-  logic [StripeP*Dies-1:0] act_planes_q, nxt_planes_q;
+  logic [StripeP*Dies-1:0] act_planes_q, nxt_planes_q, bcmd_planes;
+  // A CacheEnd moves NEXT's pages: it names NEXT's planes; a Read or CacheRead the pick's.
+  assign bcmd_planes = (bcmd_op == flint_pkg::NandCmdCacheEnd) ? nxt_planes_q : xlat_planes_i;
   for (genvar d = 0; d < Dies; d++) begin : g_die
     logic [Lanes-1:0] app_valid;
     logic [Lanes*SlotBits-1:0] app_slot;
@@ -297,11 +330,11 @@ module flint_bbc #(
       .bcmd_can_o       (die_can[d]),
       .bcmd_op_i        (bcmd_op),
       .bcmd_page_i      (xlat_page_i),
-      .bcmd_planes_i    (xlat_planes_i[d*StripeP +: StripeP]),
+      .bcmd_planes_i    (bcmd_planes[d*StripeP +: StripeP]),
       .bcmd_blocks_i    (xlat_blocks_i[d*StripeB +: StripeB]),
-      .die_array_ready_i(die_array_ready_i[d]),
+      .die_plane_idle_i (die_plane_idle_i[d*PhysPl +: PhysPl]),
+      .die_plane_cache_i(die_plane_cache_i[d*PhysPl +: PhysPl]),
       .die_io_ready_i   (die_io_ready_i[d]),
-      .die_cache_ready_i(die_cache_ready_i[d]),
       .nand_valid_o     (nand_valid_o[d]),
       .nand_op_o        (op),
       .nand_page_o      (nand_page_o[d*PageBits +: PageBits]),
@@ -316,25 +349,45 @@ module flint_bbc #(
       .rsp_ready_i      (die_rsp_ready[d]),
       .rsp_id_o         (die_rsp_id[d*IdBits +: IdBits]),
       .rsp_status_o     (die_rsp_status[d*StW +: StW]),
-      .rsp_data_o       (die_rsp_data[d*DataBits +: DataBits])
+      .rsp_data_o       (die_rsp_data[d*DataBits +: DataBits]),
+      .fork_valid_o     (fork_valid_o[d]),
+      .fork_lplane_o    (fork_lplane_o[d*LPlBits +: LPlBits]),
+      .fork_line_o      (fork_line_o[d*LineBits +: LineBits]),
+      .fork_status_o    (fork_status_o[d*StW +: StW]),
+      .fork_data_o      (fork_data_o[d*DataBits +: DataBits])
     );
     assign nand_op_o[d*CmdW +: CmdW] = CmdW'(op);
   end
 
   // --- residency -------------------------------------------------------------------------------
-  // The candidate: last cycle's pick, whose stripe and fetched-before bit are at hand now.
+  // The candidate: the pick of XlatLat cycles ago, whose stripe arrives now (and its
+  // fetched-before bit, read a cycle after the pick, delayed to match). It goes if it is still
+  // the pick, whatever the pick was in between: most-pending's pick may move to and fro while
+  // requests arrive, and a stable-for-XlatLat rule would then rarely issue.
+  logic [XlatLat-1:0] hv_q;
+  logic [XlatLat*SlotBits-1:0] hs_q;
+  logic [XlatLat*BurstBits-1:0] hb_q;
   logic cand_v_q;
   logic [SlotBits-1:0] cand_slot_q;
   logic [BurstBits-1:0] cand_burst_q;
-  logic cand_ok, fetched_before;
+  assign cand_v_q = hv_q[XlatLat-1];
+  assign cand_slot_q = hs_q[(XlatLat-1)*SlotBits +: SlotBits];
+  assign cand_burst_q = hb_q[(XlatLat-1)*BurstBits +: BurstBits];
+  logic cand_ok, cand_go, fetched_before, stripes_eq;
   assign cand_ok = cand_v_q && pick_valid && pick_slot == cand_slot_q &&
                    pick_burst == cand_burst_q;
+  assign cand_go = cand_ok && !park_i;
+  assign stripes_eq = xlat_planes_i == nxt_planes_q;
   assign xlat_burst_o = pick_burst;
 
   logic [BurstBits-1:0] act_burst_q, nxt_burst_q;
+  logic [BlockBits-1:0] act_lblock_q, nxt_lblock_q, cand_lblock;
+  logic [PageBits-1:0] act_page_q, nxt_page_q;
+  assign cand_lblock = xlat_lblock_i;
   logic [Slots*32-1:0] last_add_q;  // per slot: cycle of its last accepted request
   logic [31:0] now_q;
-  logic act_drained, hold_ok, aged, all_can, all_idle, read_go, move_go, displace;
+  logic act_drained, hold_ok, aged, all_can, all_idle, read_go, move_go, displace, drop_go;
+  logic nxt_sensed;  // NEXT's arrays are idle on every die: its sense is done
   logic [31:0] act_quiet;  // cycles since ACTIVE's last request
   assign act_quiet = now_q - last_add_q[32'(act_slot_q)*32 +: 32];
   if (Hold == 0) begin : g_no_hold
@@ -344,31 +397,58 @@ module flint_bbc #(
   end else begin : g_hold
     assign hold_ok = act_quiet >= 32'(Hold);
   end
+  assign all_can = &die_can;
+  assign all_idle = &die_idle;
   always_comb begin
-    all_can = &die_can;
-    all_idle = &die_idle;
     act_drained = act_count == '0 && all_idle && hold_ok;
     aged = act_v_q && nxt_age >= 32'(AgeCap);
     // ACTIVE still has requests but NEXT has waited too long: once NEXT is sensed, stop
     // serving, let the pipeline empty, then move. ACTIVE serves until then (as in the model), so
     // a run of aged bursts still makes progress: each is served for at least a sense time.
-    displace = nxt_v_q && aged && !(act_count == '0 && hold_ok) && &die_array_ready_i;
-    // A move does not wait for a pick whose stripe is not at hand yet: CacheEnd now and a Read
-    // next costs the NAND nothing over a CacheRead (both start with the cache transfer), and the
-    // new ACTIVE starts a cycle earlier (as the model does).
-    bcmd_op = !nxt_v_q ? flint_pkg::NandCmdRead :
-              (cand_ok ? flint_pkg::NandCmdCacheRead : flint_pkg::NandCmdCacheEnd);
-    read_go = init_done && !nxt_v_q && cand_ok && all_can;
+    displace = nxt_v_q && aged && !(act_count == '0 && hold_ok) && nxt_sensed;
+    read_go = init_done && !nxt_v_q && cand_go && all_can;
     move_go = init_done && nxt_v_q && all_can && all_idle && (!act_v_q || act_drained || aged);
+    // Parked: ACTIVE is let go once drained and nothing follows it.
+    drop_go = park_i && act_v_q && !nxt_v_q && act_count == '0 && all_idle;
     bcmd_valid = read_go || move_go;
     serve_en = act_v_q && !displace;
-    set_res = read_go || (move_go && cand_ok);
+    set_res = read_go || (move_go && bcmd_op == flint_pkg::NandCmdCacheRead);
     set_res_slot = cand_slot_q;
-    clr_res = move_go && act_v_q;
+    clr_res = (move_go && act_v_q) || drop_go;
     clr_res_slot = act_slot_q;
   end
+  // A move does not wait for a pick whose stripe is not at hand yet: CacheEnd now and a Read
+  // next costs the NAND nothing over a CacheRead (both start with the cache transfer), and the
+  // new ACTIVE starts a cycle earlier (as the model does). Its own assignment: the dies' readiness
+  // depends on the planes it names.
+  assign bcmd_op = !nxt_v_q ? flint_pkg::NandCmdRead :
+                   ((cand_go && stripes_eq) ? flint_pkg::NandCmdCacheRead :
+                                              flint_pkg::NandCmdCacheEnd);
   assign sense_o = set_res;
   assign sense_burst_o = cand_burst_q;
+  assign sense_lblock_o = cand_lblock;
+
+  // Physical planes whose buffers hold ACTIVE or NEXT, per die.
+  logic [Dies*PhysPl-1:0] act_mask, nxt_mask;
+  always_comb begin
+    act_mask = '0;
+    nxt_mask = '0;
+    for (int unsigned d = 0; d < Dies; d++) begin
+      for (int unsigned p = 0; p < Planes; p++) begin
+        act_mask[d*PhysPl + 32'(act_planes_q[(d*Planes + p)*PPlBits +: PPlBits])] = 1'b1;
+        nxt_mask[d*PhysPl + 32'(nxt_planes_q[(d*Planes + p)*PPlBits +: PPlBits])] = 1'b1;
+      end
+    end
+    nxt_sensed = &(die_plane_idle_i | ~nxt_mask);
+  end
+  assign res_planes_o = (act_v_q ? act_mask : '0) | (nxt_v_q ? nxt_mask : '0);
+  assign parked_o = park_i && !act_v_q && !nxt_v_q && all_idle;
+  assign empty_o = occ_q == '0 && all_idle;
+  assign act_valid_o = act_v_q;
+  assign act_new_o = move_go;
+  assign act_change_o = clr_res;
+  assign act_lblock_o = act_lblock_q;
+  assign act_page_o = act_page_q;
 
   // Pops of ACTIVE on every die this cycle, and in the cycle after a move the lines the dies
   // staged for it while it was NEXT (the scheduler has one sub port, and that is ACTIVE's).
@@ -398,7 +478,16 @@ module flint_bbc #(
     .wr_addr_i(init_done ? cand_burst_q : sweep_q[BurstBits-1:0]),
     .wr_data_i(init_done)
   );
-  assign fetched_before = fetched_rd[0];
+  if (XlatLat == 1) begin : g_fetched_now
+    assign fetched_before = fetched_rd[0];
+  end else begin : g_fetched_delayed
+    logic [XlatLat-2:0] fb_q;  // the bit of the pick of 2, 3, ... cycles ago
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) fb_q <= '0;
+      else fb_q <= (XlatLat - 1)'({fb_q, fetched_rd[0]});
+    end
+    assign fetched_before = fb_q[XlatLat-2];
+  end
 
   // --- response lanes --------------------------------------------------------------------------
   logic [Lanes-1:0] err_v_q;
@@ -456,7 +545,7 @@ module flint_bbc #(
   // --- state -----------------------------------------------------------------------------------
   logic [OccBits-1:0] occ_d;
   logic [63:0] st_req_q, st_rsp_q, st_bursts_q, st_refetch_q, st_lines_q, st_slots_q;
-  logic [63:0] st_busy_q, st_hw_q, st_disp_q;
+  logic [63:0] st_busy_q, st_hw_q, st_disp_q, st_park_q;
   always_comb begin
     // A staged line leaves the queue's count when it is popped, so the port can take the burst
     // after NEXT before the move (a sweep fills the queue with NEXT otherwise).
@@ -467,9 +556,14 @@ module flint_bbc #(
       sweep_q <= '0;
       staged_q <= '0;
       now_q <= '0;
-      cand_v_q <= 1'b0;
-      cand_slot_q <= '0;
-      cand_burst_q <= '0;
+      hv_q <= '0;
+      hs_q <= '0;
+      hb_q <= '0;
+      act_lblock_q <= '0;
+      act_page_q <= '0;
+      nxt_lblock_q <= '0;
+      nxt_page_q <= '0;
+      st_park_q <= '0;
       act_v_q <= 1'b0;
       act_slot_q <= '0;
       act_burst_q <= '0;
@@ -496,9 +590,12 @@ module flint_bbc #(
       if (!init_done) sweep_q <= sweep_q + 1'b1;
       staged_q <= move_go ? staged_d : '0;
       now_q <= now_q + 1'b1;
-      cand_v_q <= pick_valid;
-      cand_slot_q <= pick_slot;
-      cand_burst_q <= pick_burst;
+      hv_q <= (XlatLat > 1) ? XlatLat'({hv_q, pick_valid}) : XlatLat'(pick_valid);
+      hs_q <= (XlatLat > 1) ? (XlatLat*SlotBits)'({hs_q, pick_slot}) :
+                              (XlatLat*SlotBits)'(pick_slot);
+      hb_q <= (XlatLat > 1) ? (XlatLat*BurstBits)'({hb_q, pick_burst}) :
+                              (XlatLat*BurstBits)'(pick_burst);
+      st_park_q <= st_park_q + 64'(park_i && occ_q != '0);
       for (int unsigned l = 0; l < Lanes; l++) begin
         if (data_fire[l]) last_add_q[32'(add_slot[l*SlotBits +: SlotBits])*32 +: 32] <= now_q;
       end
@@ -507,12 +604,18 @@ module flint_bbc #(
         act_slot_q <= nxt_slot_q;
         act_burst_q <= nxt_burst_q;
         act_planes_q <= nxt_planes_q;
+        act_lblock_q <= nxt_lblock_q;
+        act_page_q <= nxt_page_q;
+      end else if (drop_go) begin
+        act_v_q <= 1'b0;
       end
       if (set_res) begin
         nxt_v_q <= 1'b1;
         nxt_slot_q <= cand_slot_q;
         nxt_burst_q <= cand_burst_q;
         nxt_planes_q <= xlat_planes_i;
+        nxt_lblock_q <= cand_lblock;
+        nxt_page_q <= xlat_page_i;
       end else if (move_go) begin
         nxt_v_q <= 1'b0;
       end
@@ -544,6 +647,7 @@ module flint_bbc #(
   assign stat_busy_cycles_o = st_busy_q;
   assign stat_queue_high_water_o = st_hw_q;
   assign stat_displacements_o = st_disp_q;
+  assign stat_park_wait_o = st_park_q;
 
   // --- invariants ------------------------------------------------------------------------------
   logic [BurstBits-1:0] unused_burst;
@@ -560,5 +664,8 @@ module flint_bbc #(
   `FLINT_ASSERT(QueueBounded, occ_q <= OccBits'(flint_cfg_pkg::CrqEntries))
   // Every die takes a burst command in the same cycle, so ACTIVE and NEXT are stack-wide.
   `FLINT_ASSERT_IMPLY(CommandAllDies, bcmd_valid, all_can)
+  // Parked means parked: no sense, no line served.
+  `FLINT_ASSERT_IMPLY(NoSenseWhileParked, park_i, !set_res)
+  `FLINT_ASSERT_IMPLY(NothingServedWhenParked, parked_o, !(|die_pop) && !bcmd_valid)
 endmodule
 `default_nettype wire

@@ -13,6 +13,10 @@
 // A credit counter bounds the lines between a pop and the response FIFO's output to Depth, so
 // neither FIFO can overflow and the die never stalls a line the NAND has already sent (the
 // sequencer's response has no ready).
+// Readiness is per physical plane: a burst command waits only for the planes it names (the
+// phantom may be programming meanwhile), a line only for its own plane's cache buffer. Every
+// decoded line also leaves on the fork port in the cycle the NAND returns it (the refresh
+// controller's copy of foreground reads, docs/refresh.md).
 `default_nettype none
 `include "flint_assert.svh"
 module flint_bbc_die #(
@@ -31,6 +35,7 @@ module flint_bbc_die #(
   localparam int unsigned PayBits   = IdBits + LPlBits + LineBits,  // {id, plane, line}
   localparam int unsigned Planes    = flint_cfg_pkg::Planes,
   localparam int unsigned PPlBits   = flint_cfg_pkg::PhysPlaneBits,
+  localparam int unsigned PhysPl    = flint_cfg_pkg::PhysPlanes,
   localparam int unsigned BlockBits = flint_cfg_pkg::BlockBits,
   localparam int unsigned PageBits  = flint_cfg_pkg::PageBits,
   localparam int unsigned OffBits   = $clog2(flint_cfg_pkg::ClPerPage *
@@ -69,10 +74,10 @@ module flint_bbc_die #(
   input  logic [PageBits-1:0]         bcmd_page_i,
   input  logic [Planes*PPlBits-1:0]   bcmd_planes_i,
   input  logic [Planes*BlockBits-1:0] bcmd_blocks_i,
-  // the die's NAND port (flint_nand_seq)
-  input  logic                        die_array_ready_i,
+  // the die's NAND port (flint_nand_seq); readiness per physical plane
+  input  logic [PhysPl-1:0]           die_plane_idle_i,   // array idle
+  input  logic [PhysPl-1:0]           die_plane_cache_i,  // cache buffer holds a readable page
   input  logic                        die_io_ready_i,
-  input  logic                        die_cache_ready_i,
   output logic                        nand_valid_o,
   output flint_pkg::nand_cmd_e        nand_op_o,
   output logic [PageBits-1:0]         nand_page_o,
@@ -88,7 +93,13 @@ module flint_bbc_die #(
   input  logic                        rsp_ready_i,
   output logic [IdBits-1:0]           rsp_id_o,
   output logic [flint_pkg::StatusWidth-1:0] rsp_status_o,  // a flint_pkg::status_e value
-  output logic [DataBits-1:0]         rsp_data_o
+  output logic [DataBits-1:0]         rsp_data_o,
+  // fork: every decoded line as the NAND returns it (no ready)
+  output logic                        fork_valid_o,
+  output logic [LPlBits-1:0]          fork_lplane_o,
+  output logic [LineBits-1:0]         fork_line_o,
+  output logic [flint_pkg::StatusWidth-1:0] fork_status_o,
+  output logic [DataBits-1:0]         fork_data_o
 );
   localparam int unsigned CredBits = $clog2(Depth + 1);
   localparam int unsigned SubBits = (Lanes > 1) ? $clog2(Lanes) : 1;
@@ -221,13 +232,28 @@ module flint_bbc_die #(
   // --- the die's sequencer ---------------------------------------------------------------------
   logic [LPlBits-1:0] skid_plane;
   logic [LineBits-1:0] skid_line;
-  logic [IdBits-1:0] skid_id;
-  assign {skid_id, skid_plane, skid_line} = line_pay;
+  assign skid_plane = line_pay[LineBits +: LPlBits];
+  assign skid_line = line_pay[LineBits-1:0];
   logic seq_rsp_valid, unused_bcmd_ready;
+  logic [PayBits-1:0] seq_rsp_tag;  // {id, logical plane, line} of the returned line
   logic [IdBits-1:0] seq_rsp_id;
   logic [LineW-1:0] seq_rsp_img;
+  assign seq_rsp_id = seq_rsp_tag[PayBits-1 -: IdBits];
+  // The arrays this burst command needs: the planes it names.
+  logic [PhysPl-1:0] bcmd_mask;
+  logic array_ready, cache_ready;
+  logic [PPlBits-1:0] line_pplane;
+  always_comb begin
+    bcmd_mask = '0;
+    for (int unsigned p = 0; p < Planes; p++) begin
+      bcmd_mask[bcmd_planes_i[p*PPlBits +: PPlBits]] = 1'b1;
+    end
+  end
+  assign array_ready = &(die_plane_idle_i | ~bcmd_mask);
+  assign line_pplane = serve_planes_i[32'(skid_plane)*PPlBits +: PPlBits];
+  assign cache_ready = die_plane_cache_i[line_pplane];
   flint_nand_seq #(
-    .TagBits(IdBits)
+    .TagBits(PayBits)
   ) u_seq (
     .clk_i            (clk_i),
     .rst_ni           (rst_ni),
@@ -240,15 +266,15 @@ module flint_bbc_die #(
     .bcmd_blocks_i    (bcmd_blocks_i),
     .line_valid_i     (line_valid),
     .line_ready_o     (line_ready),
-    .line_plane_i     (serve_planes_i[32'(skid_plane)*PPlBits +: PPlBits]),
+    .line_plane_i     (line_pplane),
     .line_idx_i       (skid_line),
-    .line_tag_i       (skid_id),
+    .line_tag_i       (line_pay),
     .line_rsp_valid_o (seq_rsp_valid),
-    .line_rsp_tag_o   (seq_rsp_id),
+    .line_rsp_tag_o   (seq_rsp_tag),
     .line_rsp_data_o  (seq_rsp_img),
-    .die_array_ready_i(die_array_ready_i),
+    .die_array_ready_i(array_ready),
     .die_io_ready_i   (die_io_ready_i),
-    .die_cache_ready_i(die_cache_ready_i),
+    .die_cache_ready_i(cache_ready),
     .nand_valid_o     (nand_valid_o),
     .nand_op_o        (nand_op_o),
     .nand_page_o      (nand_page_o),
@@ -302,6 +328,11 @@ module flint_bbc_die #(
     .usage_o    (unused_rsp_used)
   );
   assign {rsp_id_o, rsp_status_o, rsp_data_o} = rsp_word;
+  assign fork_valid_o = seq_rsp_valid;
+  assign fork_lplane_o = seq_rsp_tag[LineBits +: LPlBits];
+  assign fork_line_o = seq_rsp_tag[LineBits-1:0];
+  assign fork_status_o = flint_pkg::StatusWidth'(dec_status);
+  assign fork_data_o = dec_data;
 
   assign cred_d = cred_q + CredBits'(pop_o || pre_pop) - CredBits'(rsp_valid_o && rsp_ready_i);
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -83,6 +83,7 @@ class TopBench {
     // Verilator starts inputs random (--x-initial unique): the dies and lanes start idle.
     DriveDies(start_);
     h_.dut().req_valid_i = 0;
+    h_.dut().park_i = 0;
     h_.Eval();
   }
   NandDie& die(uint32_t d) { return holder_.die(d); }
@@ -197,14 +198,13 @@ class TopBench {
     auto& d = h_.dut();
     for (uint32_t k = 0; k < cfg_.dies; ++k) {
       NandDie& die = holder_.die(k);
-      bool array_ready = true, cache_ready = true;
-      for (uint32_t p = 0; p < cfg_.planes; ++p) {
-        array_ready = array_ready && !die.PlaneBusy(p, now);
-        cache_ready = cache_ready && die.CacheBuffer(p) != nullptr && die.CacheReadyAt(p) <= now;
+      const auto pp = static_cast<uint32_t>(cfg_.phys_planes);
+      for (uint32_t p = 0; p < pp; ++p) {
+        PutBits(d.die_plane_idle_i, k * pp + p, 1, !die.PlaneBusy(p, now));
+        PutBits(d.die_plane_cache_i, k * pp + p, 1,
+                die.CacheBuffer(p) != nullptr && die.CacheReadyAt(p) <= now);
       }
-      PutBits(d.die_array_ready_i, k, 1, array_ready);
       PutBits(d.die_io_ready_i, k, 1, die.IoBusyUntil() <= now);
-      PutBits(d.die_cache_ready_i, k, 1, cache_ready);
       const bool data = pending_[k] && pending_[k]->first <= now;
       PutBits(d.die_data_valid_i, k, 1, data);
       if (data) {
@@ -219,6 +219,7 @@ class TopBench {
     auto& d = h_.dut();
     const flint::model::BlockPage bp = holder_.PhysicalOf(burst < loaded_ ? burst : 0);
     d.xlat_page_i = bp.page;
+    d.xlat_lblock_i = bp.block;
     for (uint32_t k = 0; k < cfg_.dies; ++k) {
       for (uint32_t p = 0; p < cfg_.planes; ++p) {
         const uint32_t i = k * static_cast<uint32_t>(cfg_.planes) + p;
