@@ -110,6 +110,19 @@ def derive(c):
     # One rotation step: copy a whole plane at one plane's program rate.
     d["rotation_step_cycles"] = c["blocks"] * c["pages"] * c["t_prog_cycles"]
     d["full_pass_cycles"] = d["phys_planes"] * d["rotation_step_cycles"]
+    # The rotation as the refresh controller runs it (docs/refresh.md): a step copies every block
+    # of a plane and erases the blocks it vacated, one plane at a time a die, so every block is
+    # refreshed once a pass. An always-read block under the interleaved placement is sensed once
+    # every `blocks` bursts at the full read rate. hot_block_cycles / rotation_pass_cycles is the
+    # margin by which the rotation alone keeps it under the disturb limit (paper 1.16).
+    d["rotation_pass_cycles"] = d["phys_planes"] * c["blocks"] * (
+        c["pages"] * c["t_prog_cycles"] + c["t_erase_cycles"])
+    d["hot_block_cycles"] = c["disturb_limit"] * c["blocks"] * d["burst_period_cycles"]
+    # A clean install of a full stack (paper 4.4; docs/top.md): every plane erases its blocks,
+    # then every burst programs one page on every plane at once, streamed one cache line a
+    # cycle, so a burst costs the longer of tPROG and its lines.
+    d["load_cycles"] = c["blocks"] * c["t_erase_cycles"] + d["bursts_per_stack"] * max(
+        c["t_prog_cycles"], d["cl_per_burst"])
     d["bdp_bytes"] = link * c["t_read_cycles"]
     # Widths for the RTL.
     d["die_bits"] = clog2(c["dies"])
