@@ -1,0 +1,304 @@
+// Phantom-plane refresh of a stack (paper section 4.2; docs/refresh.md): one flint_refresh_die a
+// die, sharing the relocation table's command port, the read counters' command port and the
+// stripe table's update port; the read counters' trip events go to their die. The dies rotate
+// independently; a park request of any die parks the burst-buffer controller.
+`default_nettype none
+`include "flint_assert.svh"
+module flint_refresh #(
+  parameter int unsigned Mode     = 0,
+  parameter int unsigned IdleWait = flint_cfg_pkg::BurstPeriodCycles,
+  // do not override
+  localparam int unsigned Dies      = flint_cfg_pkg::Dies,
+  localparam int unsigned PhysPl    = flint_cfg_pkg::PhysPlanes,
+  localparam int unsigned DieBits   = flint_cfg_pkg::DieBits,
+  localparam int unsigned LPlBits   = flint_cfg_pkg::PlaneBits,
+  localparam int unsigned PPlBits   = flint_cfg_pkg::PhysPlaneBits,
+  localparam int unsigned BlockBits = flint_cfg_pkg::BlockBits,
+  localparam int unsigned PageBits  = flint_cfg_pkg::PageBits,
+  localparam int unsigned LineBits  = flint_cfg_pkg::ClInPageBits,
+  localparam int unsigned DataBits  = flint_cfg_pkg::ClDataBits,
+  localparam int unsigned LineW     = 8 * flint_cfg_pkg::ClImageBytes,
+  localparam int unsigned StW       = flint_pkg::StatusWidth,
+  localparam int unsigned CmdW      = flint_pkg::NandCmdWidth,
+  localparam int unsigned RcW       = flint_pkg::RelocCmdWidth
+) (
+  input  logic                      clk_i,
+  input  logic                      rst_ni,
+  input  logic                      enable_i,
+  input  logic [BlockBits:0]        live_blocks_i,
+  // the burst-buffer controller
+  input  logic                      act_new_i,
+  input  logic                      act_change_i,
+  input  logic [BlockBits-1:0]      act_lblock_i,
+  input  logic [PageBits-1:0]       act_page_i,
+  input  logic [Dies-1:0]           fork_valid_i,
+  input  logic [Dies*LPlBits-1:0]   fork_lplane_i,
+  input  logic [Dies*LineBits-1:0]  fork_line_i,
+  input  logic [Dies*StW-1:0]       fork_status_i,
+  input  logic [Dies*DataBits-1:0]  fork_data_i,
+  input  logic                      bbc_empty_i,
+  input  logic                      parked_i,
+  input  logic [Dies*PhysPl-1:0]    res_planes_i,
+  output logic                      park_o,
+  // the dies' planes
+  input  logic [Dies*PhysPl-1:0]    plane_idle_i,
+  input  logic [Dies*PhysPl-1:0]    plane_cache_i,
+  input  logic [Dies*PhysPl-1:0]    plane_fail_i,
+  input  logic [Dies-1:0]           io_ready_i,
+  // maintenance ports of the dies
+  output logic [Dies-1:0]           m_valid_o,
+  input  logic [Dies-1:0]           m_ready_i,
+  output logic [Dies*CmdW-1:0]      m_op_o,
+  output logic [Dies*PPlBits-1:0]   m_plane_o,
+  output logic [Dies*BlockBits-1:0] m_block_o,
+  output logic [Dies*PageBits-1:0]  m_page_o,
+  output logic [Dies*LineBits-1:0]  m_line_o,
+  output logic [Dies-1:0]           din_valid_o,
+  output logic [Dies*LineW-1:0]     din_data_o,
+  input  logic [Dies-1:0]           dout_valid_i,
+  input  logic [Dies*LineW-1:0]     dout_data_i,
+  // relocation table command port
+  output logic                      rc_valid_o,
+  input  logic                      rc_ready_i,
+  output flint_pkg::reloc_cmd_e     rc_op_o,
+  output logic [DieBits-1:0]        rc_die_o,
+  output logic [PPlBits-1:0]        rc_plane_o,
+  output logic [BlockBits-1:0]      rc_block_o,
+  input  logic                      rc_rsp_valid_i,
+  output logic                      rc_rsp_ready_o,
+  input  flint_pkg::ftl_status_e    rc_rsp_status_i,
+  input  flint_pkg::blk_state_e     rc_rsp_state_i,
+  input  logic [PPlBits-1:0]        rc_rsp_plane_i,
+  input  logic [BlockBits-1:0]      rc_rsp_block_i,
+  input  logic [LPlBits-1:0]        rc_rsp_lplane_i,
+  input  logic [BlockBits-1:0]      rc_rsp_lblock_i,
+  // read counters: command port (reset after an erase) and trip events
+  output logic                      cc_valid_o,
+  input  logic                      cc_ready_i,
+  output logic [DieBits-1:0]        cc_die_o,
+  output logic [PPlBits-1:0]        cc_plane_o,
+  output logic [BlockBits-1:0]      cc_block_o,
+  input  logic                      cc_rsp_valid_i,
+  output logic                      cc_rsp_ready_o,
+  input  logic                      evt_valid_i,
+  output logic                      evt_ready_o,
+  input  logic [DieBits-1:0]        evt_die_i,
+  input  logic [PPlBits-1:0]        evt_plane_i,
+  input  logic [BlockBits-1:0]      evt_block_i,
+  input  logic                      evt_limit_i,
+  // stripe table updates and the scrubbers' senses
+  output logic                      upd_valid_o,
+  output logic [DieBits-1:0]        upd_die_o,
+  output logic [LPlBits-1:0]        upd_lplane_o,
+  output logic [BlockBits-1:0]      upd_lblock_o,
+  output logic [PPlBits-1:0]        upd_pplane_o,
+  output logic [BlockBits-1:0]      upd_pblock_o,
+  output logic [Dies-1:0]           sn_valid_o,
+  output logic [Dies*PPlBits-1:0]   sn_plane_o,
+  output logic [Dies*BlockBits-1:0] sn_block_o,
+  // status, a field a die
+  output logic [Dies*PPlBits-1:0]   phantom_o,
+  output logic [Dies*PPlBits-1:0]   source_o,
+  output logic [Dies*4-1:0]         phase_o,
+  output logic [Dies*32-1:0]        rotations_o,
+  output logic [Dies*32-1:0]        forked_o,
+  output logic [Dies*32-1:0]        scrubbed_o,
+  output logic [Dies*32-1:0]        programmed_o,
+  output logic [Dies*32-1:0]        erased_o,
+  output logic [Dies*32-1:0]        dropped_o,
+  output logic [Dies*32-1:0]        poisoned_o,
+  output logic [Dies*32-1:0]        due_o,
+  output logic [Dies*32-1:0]        limit_o,
+  output logic [Dies-1:0]           alarm_o,
+  output logic [Dies-1:0]           err_o,
+  output logic [Dies*3-1:0]         err_code_o
+);
+  logic [Dies-1:0] park, rc_req, rc_gnt, cc_req, cc_gnt, upd;
+  logic [Dies-1:0] evt_to, unused_evt_ready;
+  logic [Dies*RcW-1:0] rc_op;
+  logic [Dies-1:0] unused_rc_rsp_ready;
+  logic [Dies*PPlBits-1:0] rc_plane, cc_plane, upd_pplane;
+  logic [Dies*BlockBits-1:0] rc_block, cc_block, upd_lblock, upd_pblock;
+  logic [Dies*LPlBits-1:0] upd_lplane;
+  logic [DieBits-1:0] rc_idx, cc_idx;
+  logic rc_out_valid, cc_out_valid;
+  // The die whose command is in flight (the table answers one at a time).
+  logic rc_busy_q, cc_busy_q;
+  logic [DieBits-1:0] rc_owner_q, cc_owner_q;
+
+  for (genvar d = 0; d < Dies; d++) begin : g_die
+    logic [CmdW-1:0] op;
+    assign evt_to[d] = evt_valid_i && 32'(evt_die_i) == d;
+    flint_refresh_die #(
+      .Mode    (Mode),
+      .IdleWait(IdleWait)
+    ) u_die (
+      .clk_i, .rst_ni,
+      .enable_i,
+      .live_blocks_i,
+      .act_new_i,
+      .act_change_i,
+      .act_lblock_i,
+      .act_page_i,
+      .fork_valid_i  (fork_valid_i[d]),
+      .fork_lplane_i (fork_lplane_i[d*LPlBits +: LPlBits]),
+      .fork_line_i   (fork_line_i[d*LineBits +: LineBits]),
+      .fork_status_i (fork_status_i[d*StW +: StW]),
+      .fork_data_i   (fork_data_i[d*DataBits +: DataBits]),
+      .bbc_empty_i,
+      .parked_i,
+      .res_planes_i  (res_planes_i[d*PhysPl +: PhysPl]),
+      .park_o        (park[d]),
+      .plane_idle_i  (plane_idle_i[d*PhysPl +: PhysPl]),
+      .plane_cache_i (plane_cache_i[d*PhysPl +: PhysPl]),
+      .plane_fail_i  (plane_fail_i[d*PhysPl +: PhysPl]),
+      .io_ready_i    (io_ready_i[d]),
+      .m_valid_o     (m_valid_o[d]),
+      .m_ready_i     (m_ready_i[d]),
+      .m_op_o        (op),
+      .m_plane_o     (m_plane_o[d*PPlBits +: PPlBits]),
+      .m_block_o     (m_block_o[d*BlockBits +: BlockBits]),
+      .m_page_o      (m_page_o[d*PageBits +: PageBits]),
+      .m_line_o      (m_line_o[d*LineBits +: LineBits]),
+      .din_valid_o   (din_valid_o[d]),
+      .din_data_o    (din_data_o[d*LineW +: LineW]),
+      .dout_valid_i  (dout_valid_i[d]),
+      .dout_data_i   (dout_data_i[d*LineW +: LineW]),
+      .rc_valid_o    (rc_req[d]),
+      .rc_ready_i    (rc_gnt[d] && rc_ready_i && !rc_busy_q),
+      .rc_op_o       (rc_op[d*RcW +: RcW]),
+      .rc_plane_o    (rc_plane[d*PPlBits +: PPlBits]),
+      .rc_block_o    (rc_block[d*BlockBits +: BlockBits]),
+      .rc_rsp_valid_i(rc_rsp_valid_i && rc_busy_q && 32'(rc_owner_q) == d),
+      .rc_rsp_ready_o(unused_rc_rsp_ready[d]),
+      .rc_rsp_status_i,
+      .rc_rsp_state_i,
+      .rc_rsp_plane_i,
+      .rc_rsp_block_i,
+      .rc_rsp_lplane_i,
+      .rc_rsp_lblock_i,
+      .cc_valid_o    (cc_req[d]),
+      .cc_ready_i    (cc_gnt[d] && cc_ready_i && !cc_busy_q),
+      .cc_plane_o    (cc_plane[d*PPlBits +: PPlBits]),
+      .cc_block_o    (cc_block[d*BlockBits +: BlockBits]),
+      .cc_rsp_valid_i(cc_rsp_valid_i && cc_busy_q && 32'(cc_owner_q) == d),
+      .upd_valid_o   (upd[d]),
+      .upd_lplane_o  (upd_lplane[d*LPlBits +: LPlBits]),
+      .upd_lblock_o  (upd_lblock[d*BlockBits +: BlockBits]),
+      .upd_pplane_o  (upd_pplane[d*PPlBits +: PPlBits]),
+      .upd_pblock_o  (upd_pblock[d*BlockBits +: BlockBits]),
+      .sn_valid_o    (sn_valid_o[d]),
+      .sn_plane_o    (sn_plane_o[d*PPlBits +: PPlBits]),
+      .sn_block_o    (sn_block_o[d*BlockBits +: BlockBits]),
+      .evt_valid_i   (evt_to[d]),
+      .evt_ready_o   (unused_evt_ready[d]),
+      .evt_plane_i,
+      .evt_block_i,
+      .evt_limit_i,
+      .phantom_o     (phantom_o[d*PPlBits +: PPlBits]),
+      .source_o      (source_o[d*PPlBits +: PPlBits]),
+      .phase_o       (phase_o[d*4 +: 4]),
+      .rotations_o   (rotations_o[d*32 +: 32]),
+      .forked_o      (forked_o[d*32 +: 32]),
+      .scrubbed_o    (scrubbed_o[d*32 +: 32]),
+      .programmed_o  (programmed_o[d*32 +: 32]),
+      .erased_o      (erased_o[d*32 +: 32]),
+      .dropped_o     (dropped_o[d*32 +: 32]),
+      .poisoned_o    (poisoned_o[d*32 +: 32]),
+      .due_o         (due_o[d*32 +: 32]),
+      .limit_o       (limit_o[d*32 +: 32]),
+      .alarm_o       (alarm_o[d]),
+      .err_o         (err_o[d]),
+      .err_code_o    (err_code_o[d*3 +: 3])
+    );
+    assign m_op_o[d*CmdW +: CmdW] = op;
+  end
+  assign park_o = |park;
+  assign evt_ready_o = 1'b1;  // every die takes its events at once
+
+  // --- relocation-table commands: round-robin, one in flight ---------------------------------
+  flint_rr_arb #(.N(Dies)) u_rc_arb (
+    .clk_i, .rst_ni,
+    .req_i      (rc_req),
+    .gnt_o      (rc_gnt),
+    .out_valid_o(rc_out_valid),
+    .out_ready_i(rc_ready_i && !rc_busy_q),
+    .out_idx_o  (rc_idx)
+  );
+  assign rc_valid_o = rc_out_valid && !rc_busy_q;
+  // The winner's command, back to the enum by its names (no casts to an enum: STYLE.md).
+  always_comb begin
+    unique case (rc_op[32'(rc_idx)*RcW +: RcW])
+      RcW'(flint_pkg::RelocCmdAlloc):   rc_op_o = flint_pkg::RelocCmdAlloc;
+      RcW'(flint_pkg::RelocCmdCommit):  rc_op_o = flint_pkg::RelocCmdCommit;
+      RcW'(flint_pkg::RelocCmdRelease): rc_op_o = flint_pkg::RelocCmdRelease;
+      RcW'(flint_pkg::RelocCmdMarkBad): rc_op_o = flint_pkg::RelocCmdMarkBad;
+      default:                          rc_op_o = flint_pkg::RelocCmdQuery;
+    endcase
+  end
+  assign rc_die_o = rc_idx;
+  assign rc_plane_o = rc_plane[32'(rc_idx)*PPlBits +: PPlBits];
+  assign rc_block_o = rc_block[32'(rc_idx)*BlockBits +: BlockBits];
+  assign rc_rsp_ready_o = 1'b1;  // every die takes its answer at once
+
+  // --- read-counter commands: the same -------------------------------------------------------
+  flint_rr_arb #(.N(Dies)) u_cc_arb (
+    .clk_i, .rst_ni,
+    .req_i      (cc_req),
+    .gnt_o      (cc_gnt),
+    .out_valid_o(cc_out_valid),
+    .out_ready_i(cc_ready_i && !cc_busy_q),
+    .out_idx_o  (cc_idx)
+  );
+  assign cc_valid_o = cc_out_valid && !cc_busy_q;
+  assign cc_die_o = cc_idx;
+  assign cc_plane_o = cc_plane[32'(cc_idx)*PPlBits +: PPlBits];
+  assign cc_block_o = cc_block[32'(cc_idx)*BlockBits +: BlockBits];
+  assign cc_rsp_ready_o = 1'b1;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rc_busy_q <= 1'b0;
+      rc_owner_q <= '0;
+      cc_busy_q <= 1'b0;
+      cc_owner_q <= '0;
+    end else begin
+      if (rc_valid_o && rc_ready_i) begin
+        rc_busy_q <= 1'b1;
+        rc_owner_q <= rc_idx;
+      end else if (rc_rsp_valid_i) begin
+        rc_busy_q <= 1'b0;
+      end
+      if (cc_valid_o && cc_ready_i) begin
+        cc_busy_q <= 1'b1;
+        cc_owner_q <= cc_idx;
+      end else if (cc_rsp_valid_i) begin
+        cc_busy_q <= 1'b0;
+      end
+    end
+  end
+
+  // --- stripe updates: a die updates in the cycle its Commit is answered, so one at a time ----
+  always_comb begin
+    upd_valid_o = |upd;
+    upd_die_o = '0;
+    upd_lplane_o = '0;
+    upd_lblock_o = '0;
+    upd_pplane_o = '0;
+    upd_pblock_o = '0;
+    for (int unsigned d = 0; d < Dies; d++) begin
+      if (upd[d]) begin
+        upd_die_o = DieBits'(d);
+        upd_lplane_o = upd_lplane[d*LPlBits +: LPlBits];
+        upd_lblock_o = upd_lblock[d*BlockBits +: BlockBits];
+        upd_pplane_o = upd_pplane[d*PPlBits +: PPlBits];
+        upd_pblock_o = upd_pblock[d*BlockBits +: BlockBits];
+      end
+    end
+  end
+
+  `FLINT_ASSERT(OneUpdate, $countones(upd) <= 1)
+  `FLINT_ASSERT_IMPLY(AnswerHasOwner, rc_rsp_valid_i, rc_busy_q)
+  `FLINT_ASSERT_IMPLY(CountAnswerHasOwner, cc_rsp_valid_i, cc_busy_q)
+endmodule
+`default_nettype wire

@@ -1,0 +1,850 @@
+// Phantom-plane refresh controller of one die (paper section 4.2; docs/refresh.md, "The refresh
+// controller as built"). Mode 0 (FLINT) rotates the phantom role; Mode 2 (none) only watches
+// the read counters. Per rotation step:
+//   choose   the source plane S: round-robin over the planes that are not the phantom P, each
+//            once a pass, a plane with a counter past its trip point first;
+//   query    S's blocks (relocation table Query): S holds every block of one logical plane lS
+//            (the rotation keeps it so); src[b] = S's block holding logical block b;
+//   alloc    a copy target on P for every logical block (Alloc), tgt[b]; next[b] = 0 for a live
+//            block (b < live_blocks_i), Pages for a block that holds nothing;
+//   copy     pages reach P in page order per block (3D NAND programs a block's pages in order,
+//            so the pages of a block already copied are always a prefix: next[b], the next page
+//            to copy, replaces the paper's per-page migration bitmap). Two sources:
+//            fork   a foreground read: when a burst becomes ACTIVE and its page is next[b] of
+//                   its block, the corrected lines of S's page are copied as the accelerator
+//                   reads them; the page counts when every line has been read (any order,
+//                   duplicates ignored), and is cancelled if ACTIVE leaves first;
+//            scrub  when the controller has had nothing to do for IdleWait cycles, park it,
+//                   read next[b] of some block from S (Read, CacheEnd, DataOut per line, SEC-DED
+//                   decode) and copy it; a line that cannot be corrected is copied poisoned,
+//                   so the copy still reads back UNCORRECTABLE;
+//            pages wait in the program queue (flint_progq) and are programmed into P at
+//            tgt[b] (ECC-encoded again) one after the other;
+//   commit   once every page is programmed: Commit each block (S's block becomes Vacated, P
+//            now serves logical plane lS) and tell the stripe table;
+//   vacate   wait until no burst in the page or cache buffers reads S (park if idle);
+//   erase    S's blocks, Release them, reset their read counts; S is the new phantom.
+// Programs and erases go only to P (copy) and to S after it left every stripe (erase): a
+// foreground read never waits on either. The one foreground cost is the scrubber's park, and it
+// is taken only when no request is waiting (stat_park_wait of the BBC counts what arrives).
+`default_nettype none
+`include "flint_assert.svh"
+module flint_refresh_die #(
+  parameter int unsigned Mode     = 0,   // 0 FLINT phantom rotation, 2 none
+  parameter int unsigned IdleWait = flint_cfg_pkg::BurstPeriodCycles,  // idle cycles to scrub
+  parameter int unsigned Settle   = 4,   // cycles after the last commit before S is checked
+  // do not override
+  localparam int unsigned Planes    = flint_cfg_pkg::Planes,
+  localparam int unsigned PhysPl    = flint_cfg_pkg::PhysPlanes,
+  localparam int unsigned Blocks    = flint_cfg_pkg::Blocks,
+  localparam int unsigned Pages     = flint_cfg_pkg::Pages,
+  localparam int unsigned Lines     = flint_cfg_pkg::ClPerPage,
+  localparam int unsigned LPlBits   = flint_cfg_pkg::PlaneBits,
+  localparam int unsigned PPlBits   = flint_cfg_pkg::PhysPlaneBits,
+  localparam int unsigned BlockBits = flint_cfg_pkg::BlockBits,
+  localparam int unsigned PageBits  = flint_cfg_pkg::PageBits,
+  localparam int unsigned LineBits  = flint_cfg_pkg::ClInPageBits,
+  localparam int unsigned DataBits  = flint_cfg_pkg::ClDataBits,
+  localparam int unsigned LineW     = 8 * flint_cfg_pkg::ClImageBytes,
+  localparam int unsigned StW       = flint_pkg::StatusWidth,
+  localparam int unsigned CmdW      = flint_pkg::NandCmdWidth,
+  localparam int unsigned RcW       = flint_pkg::RelocCmdWidth
+) (
+  input  logic                     clk_i,
+  input  logic                     rst_ni,
+  input  logic                     enable_i,       // the model is loaded and served
+  input  logic [BlockBits:0]       live_blocks_i,
+  // the burst-buffer controller (ACTIVE is stack-wide; the fork is this die's)
+  input  logic                     act_new_i,      // a new ACTIVE from the next cycle
+  input  logic                     act_change_i,   // ACTIVE released this cycle
+  input  logic [BlockBits-1:0]     act_lblock_i,
+  input  logic [PageBits-1:0]      act_page_i,
+  input  logic                     fork_valid_i,
+  input  logic [LPlBits-1:0]       fork_lplane_i,
+  input  logic [LineBits-1:0]      fork_line_i,
+  input  logic [StW-1:0]           fork_status_i,
+  input  logic [DataBits-1:0]      fork_data_i,
+  input  logic                     bbc_empty_i,
+  input  logic                     parked_i,
+  input  logic [PhysPl-1:0]        res_planes_i,   // planes holding ACTIVE or NEXT
+  output logic                     park_o,
+  // this die's planes
+  input  logic [PhysPl-1:0]        plane_idle_i,
+  input  logic [PhysPl-1:0]        plane_cache_i,
+  input  logic [PhysPl-1:0]        plane_fail_i,
+  input  logic                     io_ready_i,
+  // maintenance commands to the die (flint_die_port), data-in beats, data-out returns
+  output logic                     m_valid_o,
+  input  logic                     m_ready_i,
+  output logic [CmdW-1:0]          m_op_o,
+  output logic [PPlBits-1:0]       m_plane_o,
+  output logic [BlockBits-1:0]     m_block_o,
+  output logic [PageBits-1:0]      m_page_o,
+  output logic [LineBits-1:0]      m_line_o,
+  output logic                     din_valid_o,
+  output logic [LineW-1:0]         din_data_o,
+  input  logic                     dout_valid_i,
+  input  logic [LineW-1:0]         dout_data_i,
+  // relocation table commands (through flint_refresh's arbiter); plane/block as the table takes
+  output logic                     rc_valid_o,
+  input  logic                     rc_ready_i,
+  output logic [RcW-1:0]           rc_op_o,        // a flint_pkg::reloc_cmd_e value
+  output logic [PPlBits-1:0]       rc_plane_o,
+  output logic [BlockBits-1:0]     rc_block_o,
+  input  logic                     rc_rsp_valid_i,
+  output logic                     rc_rsp_ready_o,
+  input  flint_pkg::ftl_status_e   rc_rsp_status_i,
+  input  flint_pkg::blk_state_e    rc_rsp_state_i,
+  input  logic [PPlBits-1:0]       rc_rsp_plane_i,
+  input  logic [BlockBits-1:0]     rc_rsp_block_i,
+  input  logic [LPlBits-1:0]       rc_rsp_lplane_i,
+  input  logic [BlockBits-1:0]     rc_rsp_lblock_i,
+  // read-counter reset of an erased block (through flint_refresh's arbiter)
+  output logic                     cc_valid_o,
+  input  logic                     cc_ready_i,
+  output logic [PPlBits-1:0]       cc_plane_o,
+  output logic [BlockBits-1:0]     cc_block_o,
+  input  logic                     cc_rsp_valid_i,
+  // a committed relocation, for the stripe table
+  output logic                     upd_valid_o,
+  output logic [LPlBits-1:0]       upd_lplane_o,
+  output logic [BlockBits-1:0]     upd_lblock_o,
+  output logic [PPlBits-1:0]       upd_pplane_o,
+  output logic [BlockBits-1:0]     upd_pblock_o,
+  // the scrubber's own senses, for the read counters (a pulse: the feed holds it)
+  output logic                     sn_valid_o,
+  output logic [PPlBits-1:0]       sn_plane_o,
+  output logic [BlockBits-1:0]     sn_block_o,
+  // read-counter trip events of this die
+  input  logic                     evt_valid_i,
+  output logic                     evt_ready_o,
+  input  logic [PPlBits-1:0]       evt_plane_i,
+  input  logic [BlockBits-1:0]     evt_block_i,
+  input  logic                     evt_limit_i,
+  // status
+  output logic [PPlBits-1:0]       phantom_o,
+  output logic [PPlBits-1:0]       source_o,
+  output logic [3:0]               phase_o,        // a state_e value
+  output logic [31:0]              rotations_o,
+  output logic [31:0]              forked_o,       // pages copied from foreground reads
+  output logic [31:0]              scrubbed_o,     // pages copied by the scrubber
+  output logic [31:0]              programmed_o,   // pages programmed into the phantom
+  output logic [31:0]              erased_o,       // blocks erased
+  output logic [31:0]              dropped_o,      // fork pages refused for a full queue
+  output logic [31:0]              poisoned_o,     // copied lines that could not be corrected
+  output logic [31:0]              due_o,          // due events seen
+  output logic [31:0]              limit_o,        // limit events seen
+  output logic                     alarm_o,        // a block reached the disturb limit
+  output logic                     err_o,
+  output logic [2:0]               err_code_o      // 1 reloc, 2 program, 3 erase, 4 source
+);
+  localparam int unsigned CountBits = $clog2(Blocks * Pages + 1);
+  localparam int unsigned NextBits  = PageBits + 1;
+  localparam logic [CmdW-1:0] OpRead    = CmdW'(flint_pkg::NandCmdRead);
+  localparam logic [CmdW-1:0] OpEnd     = CmdW'(flint_pkg::NandCmdCacheEnd);
+  localparam logic [CmdW-1:0] OpOut     = CmdW'(flint_pkg::NandCmdDataOut);
+  localparam logic [CmdW-1:0] OpProgram = CmdW'(flint_pkg::NandCmdProgram);
+  localparam logic [CmdW-1:0] OpErase   = CmdW'(flint_pkg::NandCmdErase);
+  localparam logic [Lines-1:0] AllLines = {Lines{1'b1}};
+
+  typedef enum logic [3:0] {
+    StOff    = 4'd0,
+    StChoose = 4'd1,
+    StQuery  = 4'd2,
+    StAlloc  = 4'd3,
+    StCopy   = 4'd4,
+    StCommit = 4'd5,
+    StSettle = 4'd6,
+    StVacate = 4'd7,
+    StErase  = 4'd8,
+    StHalt   = 4'd9
+  } state_e;
+  state_e st_q, st_d;
+
+  // Rotation state.
+  logic [PPlBits-1:0] p_q, s_q, rr_q;   // phantom, source, last source
+  logic [LPlBits-1:0] ls_q;             // the logical plane S holds
+  logic ls_known_q;
+  logic [BlockBits:0] idx_q;            // block being queried, allocated, committed, erased
+  logic [Blocks-1:0] xlive_q;           // S's physical block holds a live logical block
+  logic [PhysPl-1:0] due_q, visited_q;
+  logic [CountBits-1:0] total_q, done_q;  // pages to copy this step, pages copied
+  logic [31:0] rot_q, forked_q, scrubbed_q, programmed_q, erased_q, dropped_q, poisoned_q;
+  logic [31:0] due_cnt_q, limit_cnt_q;
+  logic alarm_q, err_q;
+  logic [2:0] code_q;
+  logic [$clog2(Settle + 1)-1:0] settle_q;
+  // A relocation or counter command has been accepted and its answer is awaited.
+  logic rc_wait_q, cc_wait_q;
+  logic cm_ready_q;                     // StCommit: tgt[idx] is on the SRAM's output
+  logic [BlockBits-1:0] tgt_q_commit;   // the block of the Commit in flight
+
+  // --- tables: src[b], tgt[b] (blocks), next[b] (next page to copy) -------------------------
+  logic src_we, tgt_we, nx_we;
+  logic [BlockBits-1:0] src_wa, tgt_wa, nx_wa, src_ra, tgt_ra, nx_ra;
+  logic [BlockBits-1:0] src_wd, tgt_wd, src_rd, tgt_rd;
+  logic [NextBits-1:0] nx_wd, nx_rd;
+  flint_sram #(.Width(BlockBits), .Depth(Blocks)) u_src (
+    .clk_i, .rd_en_i(1'b1), .rd_addr_i(src_ra), .rd_data_o(src_rd),
+    .wr_en_i(src_we), .wr_addr_i(src_wa), .wr_data_i(src_wd));
+  flint_sram #(.Width(BlockBits), .Depth(Blocks)) u_tgt (
+    .clk_i, .rd_en_i(1'b1), .rd_addr_i(tgt_ra), .rd_data_o(tgt_rd),
+    .wr_en_i(tgt_we), .wr_addr_i(tgt_wa), .wr_data_i(tgt_wd));
+  flint_sram #(.Width(NextBits), .Depth(Blocks)) u_next (
+    .clk_i, .rd_en_i(1'b1), .rd_addr_i(nx_ra), .rd_data_o(nx_rd),
+    .wr_en_i(nx_we), .wr_addr_i(nx_wa), .wr_data_i(nx_wd));
+
+  // --- the program queue ------------------------------------------------------------------------
+  logic fq_valid, fq_open, fq_cancel, fq_room, fq_drop;
+  logic [LineBits-1:0] fq_line;
+  logic sq_valid, sq_ready, sq_open, sq_cancel;
+  logic [LineBits-1:0] sq_line;
+  logic [DataBits:0] sq_data;
+  logic pq_valid, pq_ready, pq_scrub, pq_last;
+  logic [BlockBits-1:0] pq_block;
+  logic [PageBits-1:0] pq_page;
+  logic [LineBits-1:0] pq_line;
+  logic [DataBits:0] pq_data;  // {poison, data}
+  logic [$clog2(flint_cfg_pkg::ProgqPages + 1)-1:0] pq_occ, unused_pq_hw;
+  logic [31:0] unused_enq_fork, unused_enq_scrub, unused_pq_dropped, unused_pq_programmed;
+  logic [BlockBits-1:0] fk_b_q, sc_b_q;
+  logic [PageBits-1:0] fk_p_q, sc_p_q;
+  flint_progq #(
+    .Slots   (flint_cfg_pkg::ProgqPages),
+    .Lines   (Lines),
+    .BeatBits(DataBits + 1),
+    .Blocks  (Blocks),
+    .Pages   (Pages)
+  ) u_progq (
+    .clk_i, .rst_ni,
+    .fork_valid_i (fq_valid),
+    .fork_open_i  (fq_open),
+    .fork_block_i (fk_b_q),
+    .fork_page_i  (fk_p_q),
+    .fork_line_i  (fq_line),
+    .fork_data_i  ({1'b0, fork_data_i}),
+    .fork_cancel_i(fq_cancel),
+    .fork_room_o  (fq_room),
+    .fork_drop_o  (fq_drop),
+    .scrub_valid_i (sq_valid),
+    .scrub_ready_o (sq_ready),
+    .scrub_open_i  (sq_open),
+    .scrub_block_i (sc_b_q),
+    .scrub_page_i  (sc_p_q),
+    .scrub_line_i  (sq_line),
+    .scrub_data_i  (sq_data),
+    .scrub_cancel_i(sq_cancel),
+    .prog_valid_o (pq_valid),
+    .prog_ready_i (pq_ready),
+    .prog_block_o (pq_block),
+    .prog_page_o  (pq_page),
+    .prog_scrub_o (pq_scrub),
+    .prog_line_o  (pq_line),
+    .prog_last_o  (pq_last),
+    .prog_data_o  (pq_data),
+    .occupancy_o  (pq_occ),
+    .high_water_o (unused_pq_hw),
+    .enq_fork_o   (unused_enq_fork),
+    .enq_scrub_o  (unused_enq_scrub),
+    .dropped_o    (unused_pq_dropped),
+    .programmed_o (unused_pq_programmed)
+  );
+  assign sq_cancel = 1'b0;  // a scrubbed page is always completed (poisoned if need be)
+
+  // --- fork: the source plane's page of ACTIVE -------------------------------------------------
+  typedef enum logic [2:0] {
+    FkNone   = 3'd0,  // no ACTIVE page of interest
+    FkRead   = 3'd1,  // a new ACTIVE: read next[] of its block
+    FkDecide = 3'd2,  // next[] is at hand
+    FkTake   = 3'd3,  // the page is next of its block: copy its lines
+    FkSkip   = 3'd4   // not this page (copied, out of order, not live, or dropped)
+  } fork_e;
+  fork_e fk_q, fk_d;
+  logic [Lines-1:0] fk_mask_q, fk_mask_d;
+  logic fk_open_q, fk_open_d;   // the page holds a slot of the program queue
+  logic fk_line, fk_accept, fk_done;
+  logic copying;
+  assign copying = st_q == StCopy;
+  // A line of S's page that can be copied: not uncorrectable, not seen yet.
+  assign fk_line = fork_valid_i && fork_lplane_i == ls_q &&
+                   fork_status_i != StW'(flint_pkg::StatusUncorrectable) &&
+                   !fk_mask_q[fork_line_i];
+  logic sc_busy;  // the scrubber holds a page (its block must not be forked meanwhile)
+  assign fk_accept = copying && 32'(act_lblock_i) < 32'(live_blocks_i) &&
+                     nx_rd == NextBits'(act_page_i) && !(sc_busy && sc_b_q == act_lblock_i);
+  always_comb begin
+    fk_d = fk_q;
+    fk_mask_d = fk_mask_q;
+    fk_open_d = fk_open_q;
+    fq_valid = 1'b0;
+    fq_open = 1'b0;
+    fq_line = fork_line_i;
+    fq_cancel = 1'b0;
+    fk_done = 1'b0;
+    unique case (fk_q)
+      FkRead:   fk_d = FkDecide;
+      FkDecide: fk_d = fk_accept ? FkTake : FkSkip;
+      default: ;
+    endcase
+    if ((fk_q == FkTake || (fk_q == FkDecide && fk_accept)) && fk_line) begin
+      if (!fk_open_q) begin
+        // The first line opens the page; a full queue drops it for this residency.
+        fq_valid = 1'b1;
+        fq_open = 1'b1;
+        if (fq_room) begin
+          fk_open_d = 1'b1;
+          fk_mask_d = AllLines & (Lines'(1) << fork_line_i);
+        end else begin
+          fk_d = FkSkip;
+        end
+      end else begin
+        fq_valid = 1'b1;
+        fk_mask_d = fk_mask_q | (Lines'(1) << fork_line_i);
+      end
+      if (fk_open_d && fk_mask_d == AllLines) begin
+        fk_done = 1'b1;
+        fk_open_d = 1'b0;
+        fk_mask_d = '0;
+        fk_d = FkSkip;
+      end
+    end
+    // ACTIVE leaves: an unfinished page gives its slot back. A new ACTIVE: look its block up.
+    if (act_change_i && fk_open_q && !fk_done) begin
+      fq_cancel = 1'b1;
+      fk_open_d = 1'b0;
+      fk_mask_d = '0;
+    end
+    if (act_change_i) fk_d = FkNone;
+    if (act_new_i) begin
+      fk_d = copying ? FkRead : FkNone;
+      fk_mask_d = '0;
+    end
+  end
+
+  // --- scrubber -----------------------------------------------------------------------------
+  typedef enum logic [3:0] {
+    ScIdle  = 4'd0,
+    ScFind  = 4'd1,   // reading next[] of the cursor's block
+    ScLook  = 4'd2,   // next[] at hand
+    ScPark  = 4'd3,   // waiting for the controller to park
+    ScSrc   = 4'd4,   // src[] of the block at hand next cycle
+    ScRead  = 4'd5,   // Read of S's page
+    ScSense = 4'd6,   // sensing
+    ScMove  = 4'd7,   // CacheEnd
+    ScOut   = 4'd8,   // DataOut of line sc_j
+    ScData  = 4'd9,   // waiting for the line
+    ScPush  = 4'd10,  // the decoded line into the program queue
+    ScDone  = 4'd11
+  } scrub_e;
+  scrub_e sc_q, sc_d;
+  logic [BlockBits-1:0] cur_q;          // the scrubber's block cursor
+  logic [BlockBits-1:0] sc_x_q;         // S's block of the page
+  logic [LineBits-1:0] sc_j_q;
+  logic [DataBits:0] sc_line_q;         // {poison, data}
+  logic [$clog2(IdleWait + 1)-1:0] idle_q;
+  logic sc_m_valid, sc_sense_q;
+  logic [CmdW-1:0] sc_m_op;
+  assign sc_busy = sc_q != ScIdle && sc_q != ScFind && sc_q != ScLook;
+  logic idle_enough, all_queued, pq_room;
+  assign pq_room = 32'(pq_occ) + 1 < flint_cfg_pkg::ProgqPages;
+  assign idle_enough = 32'(idle_q) >= IdleWait;
+  assign all_queued = done_q == total_q;
+  // SEC-DED decode of a scrubbed line.
+  localparam int unsigned Words = DataBits / 64;
+  logic [DataBits-1:0] dec_in, dec_out;
+  logic [Words*8-1:0] dec_chk;
+  flint_pkg::status_e dec_st;
+  logic [Words-1:0] unused_wc, unused_wu;
+  always_comb begin
+    for (int unsigned w = 0; w < Words; w++) begin
+      dec_in[w*64 +: 64] = dout_data_i[w*72 +: 64];
+      dec_chk[w*8 +: 8] = dout_data_i[w*72+64 +: 8];
+    end
+  end
+  flint_ecc_cl_dec #(.Words(Words)) u_dec (
+    .data_i(dec_in), .check_i(dec_chk), .data_o(dec_out), .status_o(dec_st),
+    .word_corrected_o(unused_wc), .word_uncorrectable_o(unused_wu));
+
+  // Outputs from the state alone (no loop through the port's ready).
+  always_comb begin
+    unique case (sc_q)
+      ScRead:  sc_m_valid = plane_idle_i[s_q];
+      ScMove:  sc_m_valid = plane_idle_i[s_q] && io_ready_i;
+      ScOut:   sc_m_valid = io_ready_i && plane_cache_i[s_q];
+      default: sc_m_valid = 1'b0;
+    endcase
+  end
+  assign sc_m_op = (sc_q == ScRead) ? OpRead : ((sc_q == ScMove) ? OpEnd : OpOut);
+  assign sq_valid = sc_q == ScPush;
+  assign sq_open = sc_j_q == '0;
+  assign sq_line = sc_j_q;
+  assign sq_data = sc_line_q;
+  always_comb begin
+    sc_d = sc_q;
+    unique case (sc_q)
+      // Start only with room for a page in the queue: a parked controller must not wait on it.
+      ScIdle: if (copying && !all_queued && idle_enough && fk_q != FkRead && pq_room) begin
+        sc_d = ScFind;
+      end
+      ScFind: sc_d = ScLook;
+      ScLook: begin
+        if (!bbc_empty_i || !copying) sc_d = ScIdle;
+        else if (fk_q == FkDecide) sc_d = ScFind;  // the port read the fork's block instead
+        else if (32'(nx_rd) < Pages && !(fk_open_q && fk_b_q == cur_q)) sc_d = ScPark;
+        else sc_d = ScFind;
+      end
+      ScPark: if (parked_i) sc_d = ScSrc;
+      ScSrc: sc_d = ScRead;
+      ScRead: if (sc_m_valid && m_ready_i) sc_d = ScSense;
+      ScSense: if (plane_idle_i[s_q] && !sc_sense_q) sc_d = ScMove;
+      ScMove: if (sc_m_valid && m_ready_i) sc_d = ScOut;
+      ScOut: if (sc_m_valid && m_ready_i) sc_d = ScData;
+      ScData: if (dout_valid_i) sc_d = ScPush;
+      ScPush: if (sq_ready) sc_d = (32'(sc_j_q) == Lines - 1) ? ScDone : ScOut;
+      ScDone: sc_d = (bbc_empty_i && copying && done_q + 1'b1 != total_q) ? ScFind : ScIdle;
+      default: sc_d = ScIdle;
+    endcase
+  end
+
+  // --- program engine: queued pages into the phantom, one after the other ---------------------
+  typedef enum logic [2:0] {
+    PgIdle  = 3'd0,
+    PgTgt   = 3'd1,  // tgt[] of the head page at hand next cycle
+    PgWait  = 3'd2,  // the phantom idle, the last result read
+    PgBeats = 3'd3,  // data-in of the page's lines
+    PgCmd   = 3'd4   // the Program
+  } prog_e;
+  prog_e pg_q, pg_d;
+  logic [BlockBits-1:0] pg_y_q;
+  logic [PageBits-1:0] pg_page_q;
+  logic pg_pend_q, pg_fresh_q;          // a program issued, result not read yet
+  logic pg_m_valid, pg_done, pg_failed;
+  assign pg_done = pg_pend_q && !pg_fresh_q && plane_idle_i[p_q];
+  assign pg_failed = pg_done && plane_fail_i[p_q];
+  assign pg_m_valid = pg_q == PgCmd && !sc_m_valid;
+  assign pq_ready = pg_q == PgBeats;
+  assign din_valid_o = pg_q == PgBeats && pq_valid;
+  always_comb begin
+    pg_d = pg_q;
+    unique case (pg_q)
+      PgIdle: if (pq_valid) pg_d = PgTgt;
+      PgTgt: pg_d = PgWait;
+      PgWait: if (plane_idle_i[p_q] && (!pg_pend_q || pg_done)) pg_d = PgBeats;
+      PgBeats: if (pq_valid && pq_last) pg_d = PgCmd;
+      PgCmd: if (pg_m_valid && m_ready_i) pg_d = PgIdle;
+      default: pg_d = PgIdle;
+    endcase
+  end
+  flint_ecc_cl_img u_img (
+    .data_i  (pq_data[DataBits-1:0]),
+    .poison_i(pq_data[DataBits]),
+    .img_o   (din_data_o)
+  );
+
+  // --- erase engine -----------------------------------------------------------------------------
+  typedef enum logic [2:0] {
+    ErNext    = 3'd0,  // next block of S
+    ErCmd     = 3'd1,  // Erase
+    ErWait    = 3'd2,  // erasing
+    ErRelease = 3'd3,  // Release (relocation table)
+    ErCount   = 3'd4   // read-count reset
+  } erase_e;
+  erase_e er_q, er_d;
+  logic er_m_valid, er_fresh_q, er_failed;
+  logic [BlockBits-1:0] er_x;
+  assign er_x = idx_q[BlockBits-1:0];
+  assign er_failed = er_q == ErWait && !er_fresh_q && plane_idle_i[s_q] && plane_fail_i[s_q];
+
+  // --- maintenance port: scrubber, then erase, then program -----------------------------------
+  always_comb begin
+    m_valid_o = sc_m_valid || er_m_valid || pg_m_valid;
+    m_op_o = sc_m_valid ? sc_m_op : (er_m_valid ? OpErase : OpProgram);
+    m_plane_o = (sc_m_valid || er_m_valid) ? s_q : p_q;
+    m_block_o = sc_m_valid ? sc_x_q : (er_m_valid ? er_x : pg_y_q);
+    m_page_o = sc_m_valid ? sc_p_q : pg_page_q;
+    m_line_o = sc_j_q;
+  end
+
+  // --- relocation-table commands of the rotation ----------------------------------------------
+  always_comb begin
+    rc_valid_o = 1'b0;
+    rc_op_o = RcW'(flint_pkg::RelocCmdQuery);
+    rc_plane_o = s_q;
+    rc_block_o = idx_q[BlockBits-1:0];
+    unique case (st_q)
+      StQuery: rc_valid_o = !rc_wait_q && 32'(idx_q) < Blocks;
+      StAlloc: begin
+        rc_valid_o = !rc_wait_q && 32'(idx_q) < Blocks;
+        rc_op_o = RcW'(flint_pkg::RelocCmdAlloc);
+        rc_plane_o = PPlBits'(ls_q);
+      end
+      StCommit: begin
+        // tgt[idx] was read in the cycle before (rc_wait_q drops a cycle before the next send)
+        rc_valid_o = !rc_wait_q && 32'(idx_q) < Blocks && cm_ready_q;
+        rc_op_o = RcW'(flint_pkg::RelocCmdCommit);
+        rc_plane_o = p_q;
+        rc_block_o = tgt_rd;
+      end
+      StErase: begin
+        rc_valid_o = er_q == ErRelease && !rc_wait_q;
+        rc_op_o = RcW'(flint_pkg::RelocCmdRelease);
+      end
+      default: ;
+    endcase
+  end
+  assign rc_rsp_ready_o = 1'b1;
+  logic rc_ok;
+  assign rc_ok = rc_rsp_status_i == flint_pkg::FtlOk;
+
+  // --- the rotation -----------------------------------------------------------------------------
+  // The next source: among planes not yet a source this pass (all if none is left), the first
+  // after the last source that is due, else the first after it.
+  logic [PPlBits-1:0] pick;
+  logic [PhysPl-1:0] cand;
+  always_comb begin
+    cand = ~visited_q;
+    cand[p_q] = 1'b0;
+    if (cand == '0) begin
+      cand = '1;
+      cand[p_q] = 1'b0;
+    end
+    // The k-th plane after rr_q, from the far end down, so the nearest one wins.
+    pick = p_q;
+    for (int unsigned k = PhysPl; k > 0; k--) begin
+      if (cand[(32'(rr_q) + k) % PhysPl]) pick = PPlBits'((32'(rr_q) + k) % PhysPl);
+    end
+    for (int unsigned k = PhysPl; k > 0; k--) begin
+      if (cand[(32'(rr_q) + k) % PhysPl] && due_q[(32'(rr_q) + k) % PhysPl]) begin
+        pick = PPlBits'((32'(rr_q) + k) % PhysPl);
+      end
+    end
+  end
+
+  logic copy_done;
+  assign copy_done = all_queued && pq_occ == '0 && pg_q == PgIdle && !pq_valid &&
+                     (!pg_pend_q || pg_done) && fk_q != FkTake && !fk_open_q && !sc_busy;
+  always_comb begin
+    st_d = st_q;
+    unique case (st_q)
+      StOff:    if (enable_i && Mode == 0) st_d = StChoose;
+      StChoose: st_d = StQuery;
+      StQuery:  if (32'(idx_q) == Blocks && !rc_wait_q) st_d = StAlloc;
+      StAlloc:  if (32'(idx_q) == Blocks && !rc_wait_q) st_d = StCopy;
+      StCopy:   if (copy_done) st_d = StCommit;
+      StCommit: if (32'(idx_q) == Blocks && !rc_wait_q) st_d = StSettle;
+      StSettle: if (32'(settle_q) == Settle) st_d = StVacate;
+      StVacate: if (!res_planes_i[s_q]) st_d = StErase;
+      StErase:  if (32'(idx_q) == Blocks) st_d = StChoose;
+      default:  ;
+    endcase
+    if (err_q) st_d = StHalt;
+    if (!enable_i) st_d = StOff;
+  end
+
+  assign er_m_valid = st_q == StErase && er_q == ErCmd && !sc_m_valid && plane_idle_i[s_q];
+  assign cc_valid_o = st_q == StErase && er_q == ErCount && !cc_wait_q;
+  always_comb begin
+    er_d = er_q;
+    if (st_q == StErase) begin
+      unique case (er_q)
+        ErNext: if (32'(idx_q) < Blocks) er_d = xlive_q[er_x] ? ErCmd : ErRelease;
+        ErCmd: if (er_m_valid && m_ready_i) er_d = ErWait;
+        ErWait: if (!er_fresh_q && plane_idle_i[s_q]) er_d = ErRelease;
+        ErRelease: if (rc_rsp_valid_i) er_d = ErCount;
+        ErCount: if (cc_rsp_valid_i) er_d = ErNext;
+        default: er_d = ErNext;
+      endcase
+    end
+  end
+  assign cc_plane_o = s_q;
+  assign cc_block_o = er_x;
+
+  // Table ports.
+  always_comb begin
+    src_we = 1'b0;
+    src_wa = rc_rsp_lblock_i;
+    src_wd = rc_rsp_block_i;
+    tgt_we = 1'b0;
+    tgt_wa = idx_q[BlockBits-1:0];
+    tgt_wd = rc_rsp_block_i;
+    nx_we = 1'b0;
+    nx_wa = idx_q[BlockBits-1:0];
+    nx_wd = (32'(idx_q) < 32'(live_blocks_i)) ? '0 : NextBits'(Pages);
+    if (st_q == StQuery && rc_rsp_valid_i && rc_rsp_state_i == flint_pkg::BlkMapped) begin
+      src_we = 1'b1;
+    end
+    if (st_q == StAlloc && rc_rsp_valid_i && rc_ok) begin
+      tgt_we = 1'b1;
+      nx_we = 1'b1;
+    end
+    // A completed page: the fork's or the scrubber's (never both: the scrubber works parked).
+    if (fk_done) begin
+      nx_we = 1'b1;
+      nx_wa = fk_b_q;
+      nx_wd = NextBits'(fk_p_q) + 1'b1;
+    end else if (sc_q == ScPush && sq_ready && 32'(sc_j_q) == Lines - 1) begin
+      nx_we = 1'b1;
+      nx_wa = sc_b_q;
+      nx_wd = NextBits'(sc_p_q) + 1'b1;
+    end
+    // Reads: the fork's lookup of a new ACTIVE first, else the scrubber's cursor.
+    nx_ra = (fk_q == FkRead) ? act_lblock_i : cur_q;
+    src_ra = sc_b_q;
+    tgt_ra = (st_q == StCommit) ? idx_q[BlockBits-1:0] : pq_block;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      st_q <= StOff;
+      p_q <= PPlBits'(Planes);  // the extra plane starts as the phantom of every block
+      s_q <= '0;
+      rr_q <= PPlBits'(Planes);
+      ls_q <= '0;
+      ls_known_q <= 1'b0;
+      idx_q <= '0;
+      xlive_q <= '0;
+      due_q <= '0;
+      visited_q <= '0;
+      total_q <= '0;
+      done_q <= '0;
+      rot_q <= '0;
+      forked_q <= '0;
+      scrubbed_q <= '0;
+      programmed_q <= '0;
+      erased_q <= '0;
+      dropped_q <= '0;
+      poisoned_q <= '0;
+      due_cnt_q <= '0;
+      limit_cnt_q <= '0;
+      alarm_q <= 1'b0;
+      err_q <= 1'b0;
+      code_q <= '0;
+      settle_q <= '0;
+      rc_wait_q <= 1'b0;
+      cc_wait_q <= 1'b0;
+      cm_ready_q <= 1'b0;
+      fk_q <= FkNone;
+      fk_mask_q <= '0;
+      fk_open_q <= 1'b0;
+      fk_b_q <= '0;
+      fk_p_q <= '0;
+      sc_q <= ScIdle;
+      cur_q <= '0;
+      sc_b_q <= '0;
+      sc_p_q <= '0;
+      sc_x_q <= '0;
+      sc_j_q <= '0;
+      sc_line_q <= '0;
+      sc_sense_q <= 1'b0;
+      idle_q <= '0;
+      pg_q <= PgIdle;
+      pg_y_q <= '0;
+      pg_page_q <= '0;
+      pg_pend_q <= 1'b0;
+      pg_fresh_q <= 1'b0;
+      er_q <= ErNext;
+      er_fresh_q <= 1'b0;
+    end else begin
+      st_q <= st_d;
+      fk_q <= fk_d;
+      fk_mask_q <= fk_mask_d;
+      fk_open_q <= fk_open_d;
+      sc_q <= sc_d;
+      pg_q <= pg_d;
+      er_q <= er_d;
+      // The fork's page: ACTIVE's block and page, taken when it is looked up.
+      if (fk_q == FkRead) begin
+        fk_b_q <= act_lblock_i;
+        fk_p_q <= act_page_i;
+      end
+      // Idle time: cycles the controller has had no request.
+      idle_q <= !bbc_empty_i ? '0 : (idle_enough ? idle_q : idle_q + 1'b1);
+      // Relocation and counter commands: one in flight each.
+      if (rc_valid_o && rc_ready_i) rc_wait_q <= 1'b1;
+      if (rc_rsp_valid_i) rc_wait_q <= 1'b0;
+      if (cc_valid_o && cc_ready_i) cc_wait_q <= 1'b1;
+      if (cc_rsp_valid_i) cc_wait_q <= 1'b0;
+      cm_ready_q <= st_q == StCommit && !rc_wait_q && !(rc_valid_o && rc_ready_i);
+      // Trip events.
+      if (evt_valid_i) begin
+        if (evt_limit_i) begin
+          alarm_q <= 1'b1;
+          limit_cnt_q <= limit_cnt_q + 1'b1;
+        end else begin
+          due_q[evt_plane_i] <= 1'b1;
+          due_cnt_q <= due_cnt_q + 1'b1;
+        end
+      end
+      unique case (st_q)
+        StChoose: begin
+          s_q <= pick;
+          rr_q <= pick;
+          if ((~visited_q & ~(PhysPl'(1) << p_q)) == '0) visited_q <= PhysPl'(1) << pick;
+          else visited_q <= visited_q | (PhysPl'(1) << pick);
+          due_q[pick] <= 1'b0;
+          idx_q <= '0;
+          ls_known_q <= 1'b0;
+          xlive_q <= '0;
+        end
+        StQuery: if (rc_rsp_valid_i) begin
+          idx_q <= idx_q + 1'b1;
+          if (rc_rsp_state_i == flint_pkg::BlkMapped) begin
+            xlive_q[idx_q[BlockBits-1:0]] <= 32'(rc_rsp_lblock_i) < 32'(live_blocks_i);
+            ls_q <= rc_rsp_lplane_i;
+            ls_known_q <= 1'b1;
+            if (ls_known_q && rc_rsp_lplane_i != ls_q) begin
+              err_q <= 1'b1;
+              code_q <= 3'd4;
+            end
+          end else begin
+            err_q <= 1'b1;  // a source plane with a block it does not map: not a whole plane
+            code_q <= 3'd4;
+          end
+        end
+        StAlloc: if (rc_rsp_valid_i) begin
+          idx_q <= idx_q + 1'b1;
+          if (!rc_ok || rc_rsp_plane_i != p_q) begin
+            err_q <= 1'b1;
+            code_q <= 3'd1;
+          end
+          total_q <= '0;
+          done_q <= '0;
+        end
+        StCopy: ;
+        StCommit: if (rc_rsp_valid_i) begin
+          idx_q <= idx_q + 1'b1;
+          if (!rc_ok || rc_rsp_plane_i != s_q) begin
+            err_q <= 1'b1;
+            code_q <= 3'd1;
+          end
+        end
+        StErase: begin
+          if (er_q == ErCount && cc_rsp_valid_i) idx_q <= idx_q + 1'b1;
+          if (er_q == ErRelease && rc_rsp_valid_i && !rc_ok) begin
+            err_q <= 1'b1;
+            code_q <= 3'd1;
+          end
+          if (er_failed) begin
+            err_q <= 1'b1;
+            code_q <= 3'd3;
+          end
+        end
+        default: ;
+      endcase
+      // Entering a step's phases.
+      if (st_q == StQuery && st_d == StAlloc) idx_q <= '0;
+      if (st_q == StAlloc && st_d == StCopy) begin
+        idx_q <= '0;
+        total_q <= CountBits'(32'(live_blocks_i) * Pages);
+        done_q <= '0;
+      end
+      if (st_q == StCopy && st_d == StCommit) idx_q <= '0;
+      if (st_q == StCommit && st_d == StSettle) settle_q <= '0;
+      if (st_q == StSettle) settle_q <= settle_q + 1'b1;
+      if (st_q == StVacate && st_d == StErase) begin
+        idx_q <= '0;
+        er_q <= ErNext;
+      end
+      if (st_q == StErase && st_d == StChoose) begin
+        p_q <= s_q;
+        rot_q <= rot_q + 1'b1;
+      end
+      // Pages copied.
+      if (fk_done) begin
+        done_q <= done_q + 1'b1;
+        forked_q <= forked_q + 1'b1;
+      end
+      if (sc_q == ScPush && sq_ready && 32'(sc_j_q) == Lines - 1) begin
+        done_q <= done_q + 1'b1;
+        scrubbed_q <= scrubbed_q + 1'b1;
+      end
+      if (fq_drop) dropped_q <= dropped_q + 1'b1;
+      // Scrubber registers.
+      if (sc_q == ScLook) begin
+        if (sc_d == ScPark) begin
+          sc_b_q <= cur_q;
+          sc_p_q <= nx_rd[PageBits-1:0];
+        end
+        cur_q <= (32'(cur_q) + 1 >= 32'(live_blocks_i)) ? '0 : cur_q + 1'b1;
+      end
+      if (sc_q == ScSrc) sc_x_q <= src_rd;
+      if (sc_q == ScRead && sc_d == ScSense) sc_sense_q <= 1'b1;
+      else sc_sense_q <= 1'b0;
+      if (sc_q == ScMove && sc_d == ScOut) sc_j_q <= '0;
+      if (sc_q == ScData && dout_valid_i) begin
+        sc_line_q <= {dec_st == flint_pkg::StatusUncorrectable, dec_out};
+        if (dec_st == flint_pkg::StatusUncorrectable) poisoned_q <= poisoned_q + 1'b1;
+      end
+      if (sc_q == ScPush && sq_ready) sc_j_q <= sc_j_q + 1'b1;
+      // Program engine registers.
+      if (pg_q == PgTgt) pg_page_q <= pq_page;
+      if (pg_q == PgWait) pg_y_q <= tgt_rd;
+      if (pg_m_valid && m_ready_i) begin
+        pg_pend_q <= 1'b1;
+        programmed_q <= programmed_q + 1'b1;
+      end else if (pg_done) begin
+        pg_pend_q <= 1'b0;
+      end
+      pg_fresh_q <= pg_m_valid && m_ready_i;
+      if (pg_failed) begin
+        err_q <= 1'b1;
+        code_q <= 3'd2;
+      end
+      // Erase engine registers.
+      er_fresh_q <= er_m_valid && m_ready_i;
+      if (er_m_valid && m_ready_i) erased_q <= erased_q + 1'b1;
+    end
+  end
+
+  // The scrubber's sense, for the read counters; parked while it reads.
+  assign sn_valid_o = sc_q == ScRead && sc_m_valid && m_ready_i;
+  assign sn_plane_o = s_q;
+  assign sn_block_o = sc_x_q;
+  assign park_o = (sc_q != ScIdle && sc_q != ScFind && sc_q != ScLook) ||
+                  (st_q == StVacate && bbc_empty_i);
+  assign evt_ready_o = 1'b1;
+  // The block of a trip event does not matter here: the rotation copies whole planes.
+  logic unused_refresh;
+  assign unused_refresh = ^{evt_block_i, pq_scrub, pq_line};
+  assign upd_valid_o = st_q == StCommit && rc_rsp_valid_i && rc_ok;
+  assign upd_lplane_o = rc_rsp_lplane_i;
+  assign upd_lblock_o = rc_rsp_lblock_i;
+  assign upd_pplane_o = p_q;
+  assign upd_pblock_o = tgt_q_commit;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) tgt_q_commit <= '0;
+    else if (rc_valid_o && rc_ready_i) tgt_q_commit <= rc_block_o;
+  end
+
+  assign phantom_o = p_q;
+  assign source_o = s_q;
+  assign phase_o = st_q;
+  assign rotations_o = rot_q;
+  assign forked_o = forked_q;
+  assign scrubbed_o = scrubbed_q;
+  assign programmed_o = programmed_q;
+  assign erased_o = erased_q;
+  assign dropped_o = dropped_q;
+  assign poisoned_o = poisoned_q;
+  assign due_o = due_cnt_q;
+  assign limit_o = limit_cnt_q;
+  assign alarm_o = alarm_q;
+  assign err_o = err_q;
+  assign err_code_o = code_q;
+
+  // --- invariants ------------------------------------------------------------------------------
+  // Programs only into the phantom, erases only of the source once it left every stripe, and
+  // never while a burst in the buffers names the plane: a foreground read never waits on them.
+  `FLINT_ASSERT_IMPLY(ProgramOnlyPhantom, m_valid_o && m_op_o == OpProgram, m_plane_o == p_q)
+  `FLINT_ASSERT_IMPLY(PhantomNeverResident, st_q == StChoose || st_q == StQuery ||
+                      st_q == StAlloc || st_q == StCopy, !res_planes_i[p_q])
+  `FLINT_ASSERT_IMPLY(EraseOnlyVacated, m_valid_o && m_op_o == OpErase,
+                      st_q == StErase && !res_planes_i[s_q])
+  // The scrubber touches the source plane's buffers only while the controller is parked.
+  `FLINT_ASSERT_IMPLY(ScrubOnlyParked, sc_m_valid, parked_i)
+  // A page counts once: never more pages than the step copies.
+  `FLINT_ASSERT(CountBounded, done_q <= total_q)
+  `FLINT_ASSERT_IMPLY(NoForkLineBeforeLookup, fk_q == FkRead, !(fork_valid_i &&
+                      fork_lplane_i == ls_q && copying))
+endmodule
+`default_nettype wire
