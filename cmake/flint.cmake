@@ -8,7 +8,7 @@ set(FLINT_VERILATOR_ARGS
 
 # Every RTL source folder, so a top finds its submodules by module name (-y).
 set(FLINT_RTL_DIRS)
-foreach(dir common nand ftl bbc ecc refresh)
+foreach(dir common nand ftl bbc ecc refresh top)
   if(EXISTS ${CMAKE_SOURCE_DIR}/rtl/${dir})
     list(APPEND FLINT_RTL_DIRS -y ${CMAKE_SOURCE_DIR}/rtl/${dir})
   endif()
@@ -28,7 +28,7 @@ function(flint_verilate target)
     message(FATAL_ERROR "flint_verilate: no config '${FV_CONFIG}' (${pkg})")
   endif()
   set(top_file)
-  foreach(dir common nand ftl bbc ecc refresh tb)
+  foreach(dir common nand ftl bbc ecc refresh top tb)
     if(EXISTS ${CMAKE_SOURCE_DIR}/rtl/${dir}/${FV_TOP}.sv)
       set(top_file ${CMAKE_SOURCE_DIR}/rtl/${dir}/${FV_TOP}.sv)
     endif()

@@ -51,6 +51,13 @@ TIMEOUT_S = 1800
 NOT_FLAT = {
     ("flint_bbc", "paper"): "a million gates flat; priced from its blocks (flint_bbc_die, "
                             "flint_bbc_crq_bank, flint_bbc_sched, flint_nand_seq)",
+    # The stack top is the BBC top and the rest: its blocks are synthesized one by one (the BBC
+    # top alone is minutes at small), and at paper the refresh of 16 dies from one die's.
+    ("flint_top", "small"): "the BBC top and the rest; synthesized block by block (flint_bbc, "
+                            "flint_refresh, flint_xlat, flint_loader, ...)",
+    ("flint_top", "paper"): "synthesized block by block, as at small",
+    ("flint_refresh", "paper"): "16 copies of flint_refresh_die and the arbiters; priced from "
+                                "flint_refresh_die, one a die",
 }
 
 

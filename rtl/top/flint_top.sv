@@ -1,0 +1,577 @@
+// FLINT: the HBF base die of one stack (docs/top.md). The accelerator port and the burst-buffer
+// controller (flint_bbc), translation through the BTT and the stripe table (flint_xlat), the
+// relocation table and read-disturb counters (flint_reloc_table, flint_read_counters, fed every
+// sense by flint_sense_feed), phantom-plane refresh (flint_refresh), the model-load write path
+// (flint_loader) and one command port a NAND die (flint_die_port).
+//
+// Power-up is a clean install: out of reset every table clears itself (ready_o rises when all
+// have), the accelerator port answers NOT_LOADED until a load is done, and the runtime loads the
+// model with load_start_i (erase and program, docs/top.md). One load per reset, after ready_o:
+// any other start is refused (load_refused_o; after a load the relocation table has moved on).
+// Refresh runs once the load is done without error.
+`default_nettype none
+`include "flint_assert.svh"
+module flint_top #(
+  parameter int unsigned Policy    = 1,  // burst pick: 0 FCFS, 1 most-pending
+  parameter int unsigned Mode      = 0,  // refresh: 0 FLINT phantom rotation, 2 none
+  parameter int unsigned Placement = 1,  // model load: 0 linear, 1 interleaved
+  parameter int unsigned IdleWait  = flint_cfg_pkg::BurstPeriodCycles,
+  parameter int unsigned DisturbLimit = flint_cfg_pkg::DisturbLimit,
+  parameter int unsigned StaggerBits  = $clog2(DisturbLimit) - 3,
+  parameter int unsigned AddrW     = 48,
+  // do not override
+  localparam int unsigned Lanes     = flint_cfg_pkg::Lanes,
+  localparam int unsigned Dies      = flint_cfg_pkg::Dies,
+  localparam int unsigned Planes    = flint_cfg_pkg::Planes,
+  localparam int unsigned PhysPl    = flint_cfg_pkg::PhysPlanes,
+  localparam int unsigned IdBits    = flint_cfg_pkg::ReqIdBits,
+  localparam int unsigned DieBits   = flint_cfg_pkg::DieBits,
+  localparam int unsigned LPlBits   = flint_cfg_pkg::PlaneBits,
+  localparam int unsigned PPlBits   = flint_cfg_pkg::PhysPlaneBits,
+  localparam int unsigned BlockBits = flint_cfg_pkg::BlockBits,
+  localparam int unsigned PageBits  = flint_cfg_pkg::PageBits,
+  localparam int unsigned LineBits  = flint_cfg_pkg::ClInPageBits,
+  localparam int unsigned BurstBits = flint_cfg_pkg::BurstIdxBits,
+  localparam int unsigned DataBits  = flint_cfg_pkg::ClDataBits,
+  localparam int unsigned LineW     = 8 * flint_cfg_pkg::ClImageBytes,
+  localparam int unsigned OffBits   = $clog2(flint_cfg_pkg::ClPerPage *
+                                             flint_cfg_pkg::ClImageBytes + 1),
+  localparam int unsigned StW       = flint_pkg::StatusWidth,
+  localparam int unsigned CmdW      = flint_pkg::NandCmdWidth,
+  localparam int unsigned StripeP   = Planes * PPlBits,
+  localparam int unsigned StripeB   = Planes * BlockBits
+) (
+  input  logic                         clk_i,
+  input  logic                         rst_ni,
+  output logic                         ready_o,          // every table cleared after reset
+  // model load
+  input  logic                         load_start_i,
+  input  logic [BurstBits:0]           load_bursts_i,
+  input  logic                         load_erase_i,
+  input  logic                         load_valid_i,
+  output logic                         load_ready_o,
+  input  logic [DataBits-1:0]          load_data_i,
+  output logic                         load_busy_o,
+  output logic                         load_done_o,
+  output logic                         load_refused_o,
+  output logic [BurstBits:0]           loaded_o,         // bursts in service
+  output logic [BlockBits:0]           live_blocks_o,    // blocks a plane the load fills
+  output logic [BurstBits:0]           load_progress_o,
+  output logic [63:0]                  load_cycles_o,
+  output logic                         load_err_o,
+  output logic [1:0]                   load_err_code_o,
+  output logic [DieBits-1:0]           load_err_die_o,
+  output logic [PPlBits-1:0]           load_err_plane_o,
+  output logic [BlockBits-1:0]         load_err_block_o,
+  output logic [PageBits-1:0]          load_err_page_o,
+  // accelerator port
+  input  logic [Lanes-1:0]             req_valid_i,
+  output logic [Lanes-1:0]             req_ready_o,
+  input  logic [Lanes*IdBits-1:0]      req_id_i,
+  input  logic [Lanes*AddrW-1:0]       req_addr_i,
+  output logic [Lanes-1:0]             rsp_valid_o,
+  output logic [Lanes*IdBits-1:0]      rsp_id_o,
+  output logic [Lanes*StW-1:0]         rsp_status_o,
+  output logic [Lanes*DataBits-1:0]    rsp_data_o,
+  // the NAND dies: the read port (burst commands, data-outs)
+  output logic [Dies-1:0]              nand_valid_o,
+  output logic [Dies*CmdW-1:0]         nand_op_o,
+  output logic [Dies*PageBits-1:0]     nand_page_o,
+  output logic [Dies*StripeP-1:0]      nand_planes_o,
+  output logic [Dies*StripeB-1:0]      nand_blocks_o,
+  output logic [Dies*PPlBits-1:0]      nand_plane_o,
+  output logic [Dies*OffBits-1:0]      nand_offset_o,
+  output logic [Dies*OffBits-1:0]      nand_nbytes_o,
+  // the maintenance port (Program, Erase; one-plane Read, CacheEnd, DataOut) and data-in
+  output logic [Dies-1:0]              nand_m_valid_o,
+  output logic [Dies*CmdW-1:0]         nand_m_op_o,
+  output logic [Dies*PPlBits-1:0]      nand_m_plane_o,
+  output logic [Dies*BlockBits-1:0]    nand_m_block_o,
+  output logic [Dies*PageBits-1:0]     nand_m_page_o,
+  output logic [Dies*OffBits-1:0]      nand_m_offset_o,
+  output logic [Dies*OffBits-1:0]      nand_m_nbytes_o,
+  output logic [Dies-1:0]              nand_din_valid_o,
+  output logic [Dies*LineW-1:0]        nand_din_data_o,
+  input  logic [Dies*PhysPl-1:0]       die_plane_idle_i,
+  input  logic [Dies*PhysPl-1:0]       die_plane_cache_i,
+  input  logic [Dies*PhysPl-1:0]       die_plane_fail_i,
+  input  logic [Dies-1:0]              die_io_ready_i,
+  input  logic [Dies-1:0]              die_data_valid_i,
+  input  logic [Dies*LineW-1:0]        die_data_i,
+  // burst-buffer controller statistics
+  output logic                         sense_o,
+  output logic [BurstBits-1:0]         sense_burst_o,
+  output logic [63:0]                  stat_requests_o,
+  output logic [63:0]                  stat_responses_o,
+  output logic [63:0]                  stat_bursts_o,
+  output logic [63:0]                  stat_refetched_o,
+  output logic [63:0]                  stat_useful_bytes_o,
+  output logic [63:0]                  stat_fetched_bytes_o,
+  output logic [63:0]                  stat_link_slots_o,
+  output logic [63:0]                  stat_busy_cycles_o,
+  output logic [63:0]                  stat_queue_high_water_o,
+  output logic [63:0]                  stat_displacements_o,
+  output logic [63:0]                  stat_park_wait_o,
+  // refresh status, a field a die
+  output logic [Dies*PPlBits-1:0]      rf_phantom_o,
+  output logic [Dies*PPlBits-1:0]      rf_source_o,
+  output logic [Dies*4-1:0]            rf_phase_o,
+  output logic [Dies*32-1:0]           rf_rotations_o,
+  output logic [Dies*32-1:0]           rf_forked_o,
+  output logic [Dies*32-1:0]           rf_scrubbed_o,
+  output logic [Dies*32-1:0]           rf_programmed_o,
+  output logic [Dies*32-1:0]           rf_erased_o,
+  output logic [Dies*32-1:0]           rf_dropped_o,
+  output logic [Dies*32-1:0]           rf_poisoned_o,
+  output logic [Dies*32-1:0]           rf_due_o,
+  output logic [Dies*32-1:0]           rf_limit_o,
+  output logic [Dies-1:0]              rf_alarm_o,
+  output logic [Dies-1:0]              rf_err_o,
+  output logic [Dies*3-1:0]            rf_err_code_o,
+  // the remaps the refresh commits: (die, logical plane, logical block) now at (plane, block)
+  output logic                         remap_valid_o,
+  output logic [DieBits-1:0]           remap_die_o,
+  output logic [LPlBits-1:0]           remap_lplane_o,
+  output logic [BlockBits-1:0]         remap_lblock_o,
+  output logic [PPlBits-1:0]           remap_pplane_o,
+  output logic [BlockBits-1:0]         remap_pblock_o,
+  output logic                         counters_err_o,
+  output logic                         sense_overflow_o
+);
+  // --- model load ---------------------------------------------------------------------------------
+  logic started_q, start;
+  assign start = load_start_i && !started_q && ready_o;
+  logic btt_clear, btt_valid, btt_ready;
+  logic [BurstBits-1:0] btt_idx;
+  logic [BlockBits-1:0] btt_block;
+  logic [PageBits-1:0] btt_page;
+  logic [Dies-1:0] ld_valid, ld_ready, ld_din;
+  logic [Dies*CmdW-1:0] ld_op;
+  logic [Dies*PPlBits-1:0] ld_plane;
+  logic [Dies*BlockBits-1:0] ld_block;
+  logic [Dies*PageBits-1:0] ld_page;
+  logic [LineW-1:0] ld_din_data;
+  flint_loader #(
+    .Placement(Placement)
+  ) u_loader (
+    .clk_i, .rst_ni,
+    .start_i       (start),
+    .n_bursts_i    (load_bursts_i),
+    .erase_i       (load_erase_i),
+    .busy_o        (load_busy_o),
+    .done_o        (load_done_o),
+    .loaded_o      (loaded_o),
+    .live_blocks_o (live_blocks_o),
+    .progress_o    (load_progress_o),
+    .cycles_o      (load_cycles_o),
+    .err_o         (load_err_o),
+    .err_code_o    (load_err_code_o),
+    .err_die_o     (load_err_die_o),
+    .err_plane_o   (load_err_plane_o),
+    .err_block_o   (load_err_block_o),
+    .err_page_o    (load_err_page_o),
+    .data_valid_i  (load_valid_i),
+    .data_ready_o  (load_ready_o),
+    .data_i        (load_data_i),
+    .btt_clear_o   (btt_clear),
+    .btt_valid_o   (btt_valid),
+    .btt_ready_i   (btt_ready),
+    .btt_idx_o     (btt_idx),
+    .btt_block_o   (btt_block),
+    .btt_page_o    (btt_page),
+    .cmd_valid_o   (ld_valid),
+    .cmd_ready_i   (ld_ready),
+    .cmd_op_o      (ld_op),
+    .cmd_plane_o   (ld_plane),
+    .cmd_block_o   (ld_block),
+    .cmd_page_o    (ld_page),
+    .din_valid_o   (ld_din),
+    .din_data_o    (ld_din_data),
+    .plane_idle_i  (die_plane_idle_i),
+    .plane_fail_i  (die_plane_fail_i)
+  );
+  assign load_refused_o = load_start_i && !start;
+  logic serving;
+  assign serving = load_done_o && !load_err_o && loaded_o != '0;
+
+  // --- translation ----------------------------------------------------------------------------
+  logic xlat_busy, unused_xlat_ok;
+  logic [BurstBits-1:0] xlat_burst;
+  logic [BlockBits-1:0] xlat_lblock;
+  logic [PageBits-1:0] xlat_page;
+  logic [Dies*StripeP-1:0] xlat_planes;
+  logic [Dies*StripeB-1:0] xlat_blocks;
+  logic upd_valid;
+  logic [DieBits-1:0] upd_die;
+  logic [LPlBits-1:0] upd_lplane;
+  logic [BlockBits-1:0] upd_lblock, upd_pblock;
+  logic [PPlBits-1:0] upd_pplane;
+  flint_xlat u_xlat (
+    .clk_i, .rst_ni,
+    .busy_o       (xlat_busy),
+    .btt_clear_i  (btt_clear),
+    .load_valid_i (btt_valid),
+    .load_ready_o (btt_ready),
+    .load_idx_i   (btt_idx),
+    .load_block_i (btt_block),
+    .load_page_i  (btt_page),
+    .xlat_burst_i (xlat_burst),
+    .xlat_ok_o    (unused_xlat_ok),
+    .xlat_lblock_o(xlat_lblock),
+    .xlat_page_o  (xlat_page),
+    .xlat_planes_o(xlat_planes),
+    .xlat_blocks_o(xlat_blocks),
+    .upd_valid_i  (upd_valid),
+    .upd_die_i    (upd_die),
+    .upd_lplane_i (upd_lplane),
+    .upd_lblock_i (upd_lblock),
+    .upd_pplane_i (upd_pplane),
+    .upd_pblock_i (upd_pblock)
+  );
+
+  // --- the burst-buffer controller --------------------------------------------------------------
+  logic bbc_ready, park, parked, bbc_empty, act_new, act_change;
+  logic [BlockBits-1:0] act_lblock, sense_lblock;
+  logic [PageBits-1:0] act_page;
+  logic [Dies*PhysPl-1:0] res_planes;
+  logic [Dies-1:0] fork_valid;
+  logic [Dies*LPlBits-1:0] fork_lplane;
+  logic [Dies*LineBits-1:0] fork_line;
+  logic [Dies*StW-1:0] fork_status;
+  logic [Dies*DataBits-1:0] fork_data;
+  logic [Dies-1:0] s_data_valid;
+  logic unused_act_valid;
+  flint_bbc #(
+    .Policy (Policy),
+    .AddrW  (AddrW),
+    .XlatLat(2)
+  ) u_bbc (
+    .clk_i, .rst_ni,
+    .loaded_bursts_i        (serving ? loaded_o : '0),
+    .ready_o                (bbc_ready),
+    .req_valid_i, .req_ready_o, .req_id_i, .req_addr_i,
+    .rsp_valid_o, .rsp_id_o, .rsp_status_o, .rsp_data_o,
+    .xlat_burst_o           (xlat_burst),
+    .xlat_lblock_i          (xlat_lblock),
+    .xlat_page_i            (xlat_page),
+    .xlat_planes_i          (xlat_planes),
+    .xlat_blocks_i          (xlat_blocks),
+    .die_plane_idle_i,
+    .die_plane_cache_i,
+    .die_io_ready_i,
+    .nand_valid_o,
+    .nand_op_o,
+    .nand_page_o,
+    .nand_planes_o,
+    .nand_blocks_o,
+    .nand_plane_o,
+    .nand_offset_o,
+    .nand_nbytes_o,
+    .die_data_valid_i       (s_data_valid),
+    .die_data_i,
+    .sense_o,
+    .sense_burst_o,
+    .sense_lblock_o         (sense_lblock),
+    .park_i                 (park),
+    .parked_o               (parked),
+    .empty_o                (bbc_empty),
+    .res_planes_o           (res_planes),
+    .act_valid_o            (unused_act_valid),
+    .act_new_o              (act_new),
+    .act_change_o           (act_change),
+    .act_lblock_o           (act_lblock),
+    .act_page_o             (act_page),
+    .fork_valid_o           (fork_valid),
+    .fork_lplane_o          (fork_lplane),
+    .fork_line_o            (fork_line),
+    .fork_status_o          (fork_status),
+    .fork_data_o            (fork_data),
+    .stat_requests_o, .stat_responses_o, .stat_bursts_o, .stat_refetched_o,
+    .stat_useful_bytes_o, .stat_fetched_bytes_o, .stat_link_slots_o, .stat_busy_cycles_o,
+    .stat_queue_high_water_o, .stat_displacements_o, .stat_park_wait_o
+  );
+
+  // --- relocation table, read counters and the sense feed --------------------------------------
+  logic reloc_busy, lk_valid, lk_ready, lk_rsp_valid, lk_rsp_ready;
+  logic [DieBits-1:0] lk_die;
+  logic [LPlBits-1:0] lk_plane;
+  logic [BlockBits-1:0] lk_block, lk_rsp_block;
+  logic [PPlBits-1:0] lk_rsp_plane, unused_lk_phantom;
+  logic rc_valid, rc_ready, rc_rsp_valid, rc_rsp_ready;
+  flint_pkg::reloc_cmd_e rc_op;
+  logic [DieBits-1:0] rc_die;
+  logic [PPlBits-1:0] rc_plane, rc_rsp_plane;
+  logic [BlockBits-1:0] rc_block, rc_rsp_block, rc_rsp_lblock;
+  logic [LPlBits-1:0] rc_rsp_lplane;
+  flint_pkg::ftl_status_e rc_rsp_status;
+  flint_pkg::blk_state_e rc_rsp_state;
+  flint_reloc_table u_reloc (
+    .clk_i, .rst_ni,
+    .busy_o          (reloc_busy),
+    .lk_valid_i      (lk_valid),
+    .lk_ready_o      (lk_ready),
+    .lk_die_i        (lk_die),
+    .lk_plane_i      (lk_plane),
+    .lk_block_i      (lk_block),
+    .lk_rsp_valid_o  (lk_rsp_valid),
+    .lk_rsp_ready_i  (lk_rsp_ready),
+    .lk_rsp_plane_o  (lk_rsp_plane),
+    .lk_rsp_block_o  (lk_rsp_block),
+    .lk_rsp_phantom_o(unused_lk_phantom),
+    .cmd_valid_i     (rc_valid),
+    .cmd_ready_o     (rc_ready),
+    .cmd_op_i        (rc_op),
+    .cmd_die_i       (rc_die),
+    .cmd_plane_i     (rc_plane),
+    .cmd_block_i     (rc_block),
+    .cmd_rsp_valid_o (rc_rsp_valid),
+    .cmd_rsp_ready_i (rc_rsp_ready),
+    .cmd_rsp_status_o(rc_rsp_status),
+    .cmd_rsp_state_o (rc_rsp_state),
+    .cmd_rsp_plane_o (rc_rsp_plane),
+    .cmd_rsp_block_o (rc_rsp_block),
+    .cmd_rsp_lplane_o(rc_rsp_lplane),
+    .cmd_rsp_lblock_o(rc_rsp_lblock)
+  );
+
+  logic cnt_busy, cnt_valid, cnt_ready;
+  logic [DieBits-1:0] cnt_die;
+  logic [PPlBits-1:0] cnt_plane;
+  logic [BlockBits-1:0] cnt_block;
+  logic cc_valid, cc_ready, cc_rsp_valid, cc_rsp_ready, unused_cc_ok;
+  logic [DieBits-1:0] cc_die;
+  logic [PPlBits-1:0] cc_plane;
+  logic [BlockBits-1:0] cc_block;
+  logic [flint_cfg_pkg::DisturbCountBits-1:0] unused_cc_count;
+  logic evt_valid, evt_ready, evt_limit;
+  logic [DieBits-1:0] evt_die;
+  logic [PPlBits-1:0] evt_plane;
+  logic [BlockBits-1:0] evt_block;
+  flint_read_counters #(
+    .DisturbLimit(DisturbLimit),
+    .CountBits   ($clog2(DisturbLimit + 1)),
+    .StaggerBits (StaggerBits),
+    .TripMargin  (DisturbLimit / 16)
+  ) u_counters (
+    .clk_i, .rst_ni,
+    .busy_o         (cnt_busy),
+    .err_o          (counters_err_o),
+    .sense_valid_i  (cnt_valid),
+    .sense_ready_o  (cnt_ready),
+    .sense_die_i    (cnt_die),
+    .sense_plane_i  (cnt_plane),
+    .sense_block_i  (cnt_block),
+    .cmd_valid_i    (cc_valid),
+    .cmd_ready_o    (cc_ready),
+    .cmd_read_i     (1'b0),
+    .cmd_die_i      (cc_die),
+    .cmd_plane_i    (cc_plane),
+    .cmd_block_i    (cc_block),
+    .cmd_rsp_valid_o(cc_rsp_valid),
+    .cmd_rsp_ready_i(cc_rsp_ready),
+    .cmd_rsp_ok_o   (unused_cc_ok),
+    .cmd_rsp_count_o(unused_cc_count),
+    .evt_valid_o    (evt_valid),
+    .evt_ready_i    (evt_ready),
+    .evt_die_o      (evt_die),
+    .evt_plane_o    (evt_plane),
+    .evt_block_o    (evt_block),
+    .evt_limit_o    (evt_limit)
+  );
+
+  logic [Dies-1:0] sn_valid;
+  logic [Dies*PPlBits-1:0] sn_plane;
+  logic [Dies*BlockBits-1:0] sn_block;
+  flint_sense_feed u_feed (
+    .clk_i, .rst_ni,
+    .sense_i       (sense_o),
+    .sense_lblock_i(sense_lblock),
+    .own_i         (sn_valid),
+    .own_plane_i   (sn_plane),
+    .own_block_i   (sn_block),
+    .lk_valid_o    (lk_valid),
+    .lk_ready_i    (lk_ready),
+    .lk_die_o      (lk_die),
+    .lk_plane_o    (lk_plane),
+    .lk_block_o    (lk_block),
+    .lk_rsp_valid_i(lk_rsp_valid),
+    .lk_rsp_ready_o(lk_rsp_ready),
+    .lk_rsp_plane_i(lk_rsp_plane),
+    .lk_rsp_block_i(lk_rsp_block),
+    .cnt_valid_o   (cnt_valid),
+    .cnt_ready_i   (cnt_ready),
+    .cnt_die_o     (cnt_die),
+    .cnt_plane_o   (cnt_plane),
+    .cnt_block_o   (cnt_block),
+    .overflow_o    (sense_overflow_o)
+  );
+
+  // --- refresh ----------------------------------------------------------------------------------
+  logic [Dies-1:0] rf_valid, rf_ready, rf_din, rf_dout;
+  logic [Dies*CmdW-1:0] rf_op;
+  logic [Dies*PPlBits-1:0] rf_plane;
+  logic [Dies*BlockBits-1:0] rf_block;
+  logic [Dies*PageBits-1:0] rf_page;
+  logic [Dies*LineBits-1:0] rf_line;
+  logic [Dies*LineW-1:0] rf_din_data;
+  flint_refresh #(
+    .Mode    (Mode),
+    .IdleWait(IdleWait)
+  ) u_refresh (
+    .clk_i, .rst_ni,
+    .enable_i      (serving),
+    .live_blocks_i (live_blocks_o),
+    .act_new_i     (act_new),
+    .act_change_i  (act_change),
+    .act_lblock_i  (act_lblock),
+    .act_page_i    (act_page),
+    .fork_valid_i  (fork_valid),
+    .fork_lplane_i (fork_lplane),
+    .fork_line_i   (fork_line),
+    .fork_status_i (fork_status),
+    .fork_data_i   (fork_data),
+    .bbc_empty_i   (bbc_empty),
+    .parked_i      (parked),
+    .res_planes_i  (res_planes),
+    .park_o        (park),
+    .plane_idle_i  (die_plane_idle_i),
+    .plane_cache_i (die_plane_cache_i),
+    .plane_fail_i  (die_plane_fail_i),
+    .io_ready_i    (die_io_ready_i),
+    .m_valid_o     (rf_valid),
+    .m_ready_i     (rf_ready),
+    .m_op_o        (rf_op),
+    .m_plane_o     (rf_plane),
+    .m_block_o     (rf_block),
+    .m_page_o      (rf_page),
+    .m_line_o      (rf_line),
+    .din_valid_o   (rf_din),
+    .din_data_o    (rf_din_data),
+    .dout_valid_i  (rf_dout),
+    .dout_data_i   (die_data_i),
+    .rc_valid_o    (rc_valid),
+    .rc_ready_i    (rc_ready),
+    .rc_op_o       (rc_op),
+    .rc_die_o      (rc_die),
+    .rc_plane_o    (rc_plane),
+    .rc_block_o    (rc_block),
+    .rc_rsp_valid_i(rc_rsp_valid),
+    .rc_rsp_ready_o(rc_rsp_ready),
+    .rc_rsp_status_i(rc_rsp_status),
+    .rc_rsp_state_i(rc_rsp_state),
+    .rc_rsp_plane_i(rc_rsp_plane),
+    .rc_rsp_block_i(rc_rsp_block),
+    .rc_rsp_lplane_i(rc_rsp_lplane),
+    .rc_rsp_lblock_i(rc_rsp_lblock),
+    .cc_valid_o    (cc_valid),
+    .cc_ready_i    (cc_ready),
+    .cc_die_o      (cc_die),
+    .cc_plane_o    (cc_plane),
+    .cc_block_o    (cc_block),
+    .cc_rsp_valid_i(cc_rsp_valid),
+    .cc_rsp_ready_o(cc_rsp_ready),
+    .evt_valid_i   (evt_valid),
+    .evt_ready_o   (evt_ready),
+    .evt_die_i     (evt_die),
+    .evt_plane_i   (evt_plane),
+    .evt_block_i   (evt_block),
+    .evt_limit_i   (evt_limit),
+    .upd_valid_o   (upd_valid),
+    .upd_die_o     (upd_die),
+    .upd_lplane_o  (upd_lplane),
+    .upd_lblock_o  (upd_lblock),
+    .upd_pplane_o  (upd_pplane),
+    .upd_pblock_o  (upd_pblock),
+    .sn_valid_o    (sn_valid),
+    .sn_plane_o    (sn_plane),
+    .sn_block_o    (sn_block),
+    .phantom_o     (rf_phantom_o),
+    .source_o      (rf_source_o),
+    .phase_o       (rf_phase_o),
+    .rotations_o   (rf_rotations_o),
+    .forked_o      (rf_forked_o),
+    .scrubbed_o    (rf_scrubbed_o),
+    .programmed_o  (rf_programmed_o),
+    .erased_o      (rf_erased_o),
+    .dropped_o     (rf_dropped_o),
+    .poisoned_o    (rf_poisoned_o),
+    .due_o         (rf_due_o),
+    .limit_o       (rf_limit_o),
+    .alarm_o       (rf_alarm_o),
+    .err_o         (rf_err_o),
+    .err_code_o    (rf_err_code_o)
+  );
+
+  // --- a die's maintenance port: the loader while loading, else refresh -----------------------
+  for (genvar d = 0; d < Dies; d++) begin : g_die
+    logic m_valid, m_ready;
+    logic [CmdW-1:0] m_op;
+    logic [PPlBits-1:0] m_plane;
+    logic [BlockBits-1:0] m_block;
+    logic [PageBits-1:0] m_page;
+    logic [LineBits-1:0] m_line;
+    always_comb begin
+      if (load_busy_o) begin
+        m_valid = ld_valid[d];
+        m_op = ld_op[d*CmdW +: CmdW];
+        m_plane = ld_plane[d*PPlBits +: PPlBits];
+        m_block = ld_block[d*BlockBits +: BlockBits];
+        m_page = ld_page[d*PageBits +: PageBits];
+        m_line = '0;
+      end else begin
+        m_valid = rf_valid[d];
+        m_op = rf_op[d*CmdW +: CmdW];
+        m_plane = rf_plane[d*PPlBits +: PPlBits];
+        m_block = rf_block[d*BlockBits +: BlockBits];
+        m_page = rf_page[d*PageBits +: PageBits];
+        m_line = rf_line[d*LineBits +: LineBits];
+      end
+    end
+    assign ld_ready[d] = load_busy_o && m_ready;
+    assign rf_ready[d] = !load_busy_o && m_ready;
+    flint_die_port u_port (
+      .clk_i, .rst_ni,
+      .s_valid_i       (nand_valid_o[d]),
+      .s_op_i          (nand_op_o[d*CmdW +: CmdW]),
+      .s_data_valid_o  (s_data_valid[d]),
+      .m_valid_i       (m_valid),
+      .m_ready_o       (m_ready),
+      .m_op_i          (m_op),
+      .m_plane_i       (m_plane),
+      .m_block_i       (m_block),
+      .m_page_i        (m_page),
+      .m_line_i        (m_line),
+      .m_data_valid_o  (rf_dout[d]),
+      .nand_m_valid_o  (nand_m_valid_o[d]),
+      .nand_m_op_o     (nand_m_op_o[d*CmdW +: CmdW]),
+      .nand_m_plane_o  (nand_m_plane_o[d*PPlBits +: PPlBits]),
+      .nand_m_block_o  (nand_m_block_o[d*BlockBits +: BlockBits]),
+      .nand_m_page_o   (nand_m_page_o[d*PageBits +: PageBits]),
+      .nand_m_offset_o (nand_m_offset_o[d*OffBits +: OffBits]),
+      .nand_m_nbytes_o (nand_m_nbytes_o[d*OffBits +: OffBits]),
+      .die_data_valid_i(die_data_valid_i[d])
+    );
+    assign nand_din_valid_o[d] = load_busy_o ? ld_din[d] : rf_din[d];
+    assign nand_din_data_o[d*LineW +: LineW] = load_busy_o ? ld_din_data :
+                                               rf_din_data[d*LineW +: LineW];
+  end
+
+  assign remap_valid_o = upd_valid;
+  assign remap_die_o = upd_die;
+  assign remap_lplane_o = upd_lplane;
+  assign remap_lblock_o = upd_lblock;
+  assign remap_pplane_o = upd_pplane;
+  assign remap_pblock_o = upd_pblock;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) started_q <= 1'b0;
+    else if (start) started_q <= 1'b1;
+  end
+  assign ready_o = bbc_ready && !xlat_busy && !reloc_busy && !cnt_busy;
+
+  // The NAND sees the sequencer only in service, the loader only while loading; the refresh
+  // controller never programs or erases a plane a resident burst reads (flint_refresh_die).
+  `FLINT_ASSERT_IMPLY(NoServiceWhileLoading, load_busy_o, nand_valid_o == '0)
+  `FLINT_ASSERT_IMPLY(NoRefreshWhileLoading, load_busy_o, rf_valid == '0)
+endmodule
+`default_nettype wire
