@@ -15,6 +15,7 @@ FLINT_ONLY ?=
 
 help:
 	@echo "make run              main job: built-in default workload on CONFIG=$(CONFIG)"
+	@echo "                      (small: through the RTL top; medium, paper: the golden model)"
 	@echo "make test             build, lint, and every test through ctest (what CI runs)"
 	@echo "make lint             Verilator -Wall + Yosys synth of every RTL module (small, paper)"
 	@echo "make bench            benchmarks; results into $(BUILD)/bench and docs/bench.md"
@@ -102,7 +103,7 @@ coverage: build
 	@python3 scripts/coverage.py --build $(BUILD) --jobs $(JOBS) --out docs/coverage.md
 
 run: build
-	@$(BUILD)/sim/flint-run --config $(CONFIG)
+	@scripts/run_default.sh $(BUILD) $(CONFIG)
 
 clean:
 	rm -rf $(BUILD)

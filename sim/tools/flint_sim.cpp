@@ -9,7 +9,10 @@
 // any simulation, naming its line), then streamed through the engine. Engines: `model` is the
 // burst-buffer controller's golden model (model/bbc) over the NAND die models; `h3` is the H3
 // baseline (model/h3, docs/h3.md) over the same dies, its prefetch hints from a file that
-// flint-trace-gen --hints-out writes. `rtl` (the Verilated top) is refused until it lands.
+// flint-trace-gen --hints-out writes; `rtl` is the Verilated stack top (rtl/top/flint_top.sv,
+// docs/top.md), loaded through its own write path, refresh on, at the configs it is built for:
+//   flint-sim --config small --engine rtl --trace FILE --report out.json [--seed N]
+//             [--bursts N] [--erase] [--waves out.fst]
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -24,6 +27,9 @@
 #include "model/bbc/bbc_model.hpp"
 #include "sim/h3_hints.hpp"
 #include "sim/trace.hpp"
+#if FLINT_WITH_RTL
+#include "sim/rtl_engine.hpp"
+#endif
 #if FLINT_WITH_H3
 #include "model/h3/h3_model.hpp"
 #endif
@@ -33,11 +39,12 @@ namespace {
 int Usage(const std::string& why) {
   std::fprintf(stderr,
                "flint-sim: %s\n"
-               "usage: flint-sim --trace FILE [--config small|medium|paper] [--engine model|h3]\n"
+               "usage: flint-sim --trace FILE [--config small|medium|paper] [--engine model|h3|rtl]\n"
                "                 [--report out.json] [--seed N] [--policy fcfs|most-pending]\n"
                "                 [--placement linear|interleaved] [--bursts N] [--age-cap CYCLES]\n"
                "                 [--crq N] [--timing-only]\n"
-               "       h3 only:  --hints FILE [--slots N] [--min-residency CYCLES] [--demand-first]\n",
+               "       h3 only:  --hints FILE [--slots N] [--min-residency CYCLES] [--demand-first]\n"
+               "       rtl only: [--waves out.fst] [--erase]\n",
                why.c_str());
   return 2;
 }
@@ -51,13 +58,128 @@ uint64_t ParseCount(const std::string& flag, const char* text) {
   return v;
 }
 
+// Checked before the trace is read: a config without a Verilated top is refused by name, not by
+// whatever its line size makes of the trace.
+bool RtlConfigBuilt(const flint::Config& cfg) {
+#if FLINT_WITH_RTL
+  bool built = false;
+  for (const std::string& c : flint::sim::RtlConfigs()) built = built || c == cfg.name;
+  if (built) return true;
+  std::string list;
+  for (const std::string& c : flint::sim::RtlConfigs()) list += (list.empty() ? "" : ", ") + c;
+  std::fprintf(stderr, "flint-sim: no Verilated top for config '%s' (rtl configs: %s)\n",
+               cfg.name.data(), list.c_str());
+  return false;
+#else
+  (void)cfg;
+  return true;  // RunRtlEngine says the build has no RTL engine at all
+#endif
+}
+
+// The Verilated top: the whole trace in memory (RTL traces are short), a load through the RTL's
+// write path, the run, and the same report as the model's plus the refresh figures.
+int RunRtlEngine(const flint::Config& cfg, const std::string& trace_path,
+                 const std::string& report_path, const flint::model::BbcOptions& opt, bool erase,
+                 const std::string& waves, std::chrono::steady_clock::time_point t0) {
+#if !FLINT_WITH_RTL
+  (void)cfg, (void)trace_path, (void)report_path, (void)opt, (void)erase, (void)waves, (void)t0;
+  std::fprintf(stderr, "flint-sim: this build has no RTL engine (configure with the top area)\n");
+  return 2;
+#else
+  try {
+    std::vector<flint::model::BbcRequest> reqs;
+    {
+      std::ifstream in(trace_path);
+      flint::sim::TraceReader reader(in, cfg.cl_bytes, trace_path);
+      uint64_t id = 0;
+      while (const auto r = reader.Next()) reqs.push_back({id++, r->cycle, r->sm, r->address});
+    }
+    flint::sim::RtlOptions ro;
+    ro.loaded_bursts = opt.loaded_bursts;
+    ro.seed = opt.seed;
+    ro.erase = erase;
+    ro.waves = waves;
+    const flint::sim::RtlReport x = flint::sim::RunRtl(cfg, ro, reqs);
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double util = x.cycles ? static_cast<double>(x.link_slots) /
+                                       static_cast<double>(cfg.lanes * x.cycles)
+                                 : 0.0;
+    const double useful = x.fetched_bytes ? static_cast<double>(x.useful_bytes) /
+                                                static_cast<double>(x.fetched_bytes)
+                                          : 0.0;
+    auto u = [](uint64_t v) { return static_cast<unsigned long long>(v); };
+    char buf[8192];
+    std::snprintf(
+        buf, sizeof buf,
+        "{\n"
+        "  \"config\": \"%s\",\n  \"engine\": \"rtl\",\n  \"policy\": \"most-pending\",\n"
+        "  \"placement\": \"interleaved\",\n  \"trace\": \"%s\",\n  \"seed\": %llu,\n"
+        "  \"data_checked\": true,\n  \"refresh\": \"flint\",\n"
+        "  \"requests\": %llu,\n  \"responses\": %llu,\n"
+        "  \"status\": {\"ok\": %llu, \"corrected\": %llu, \"uncorrectable\": %llu, "
+        "\"out_of_range\": %llu, \"not_loaded\": %llu},\n"
+        "  \"data_mismatches\": %llu,\n  \"ecc_model_mismatches\": %llu,\n"
+        "  \"beyond_code\": %llu,\n  \"check_violations\": %llu,\n"
+        "  \"cycles\": %llu,\n  \"load_cycles\": %llu,\n  \"simulated_cycles\": %llu,\n"
+        "  \"bursts_issued\": %llu,\n  \"bursts_refetched\": %llu,\n"
+        "  \"useful_bytes\": %llu,\n  \"fetched_bytes\": %llu,\n"
+        "  \"useful_fraction\": %.6f,\n  \"channel_utilization\": %.6f,\n"
+        "  \"refresh_stall_cycles\": %llu,\n"
+        "  \"refresh_rt\": {\"rotations\": %llu, \"pages_forked\": %llu, "
+        "\"pages_scrubbed\": %llu, \"pages_programmed\": %llu, \"blocks_erased\": %llu, "
+        "\"disturb_alarms\": %llu, \"max_read_count\": %llu},\n"
+        "  \"queue_high_water\": %llu,\n  \"age_cap_displacements\": %llu,\n"
+        "  \"nand_read_energy_pj\": %.1f,\n  \"nand_program_energy_pj\": %.1f,\n"
+        "  \"nand_erase_energy_pj\": %.1f,\n  \"wall_seconds\": %.3f\n}\n",
+        cfg.name.data(), trace_path.c_str(), u(opt.seed), u(x.requests), u(x.responses),
+        u(x.status[0]), u(x.status[1]), u(x.status[2]), u(x.status[3]), u(x.status[4]),
+        u(x.data_mismatches), u(x.model_mismatches), u(x.beyond_code), u(x.violations),
+        u(x.cycles), u(x.load_cycles), u(x.sim_cycles), u(x.bursts), u(x.refetched),
+        u(x.useful_bytes), u(x.fetched_bytes), useful, util, u(x.park_wait_cycles),
+        u(x.rotations), u(x.forked), u(x.scrubbed), u(x.programmed), u(x.erased),
+        u(x.disturb_alarms), u(x.max_read_count), u(x.queue_high_water), u(x.displacements),
+        x.nand_read_pj, x.nand_program_pj, x.nand_erase_pj, wall);
+    if (!report_path.empty()) {
+      std::ofstream out(report_path);
+      out << buf;
+      if (!out) {
+        std::fprintf(stderr, "flint-sim: cannot write %s\n", report_path.c_str());
+        return 1;
+      }
+    }
+    std::printf("flint-sim: rtl on %s: loaded in %llu cycles; %llu requests in %llu cycles, %llu "
+                "responses (ok %llu, corrected %llu, uncorrectable %llu, out of range %llu, not "
+                "loaded %llu)\n"
+                "flint-sim: %llu bursts sensed (%llu re-fetched), useful %.1f %% of fetched, "
+                "channel %.1f %% busy; refresh: %llu pages copied (%llu forked, %llu scrubbed), "
+                "%llu rotations, %llu stall cycles\n"
+                "flint-sim: checks: %llu data mismatches, %llu ECC-model mismatches, %llu "
+                "violations; %.1f s\n",
+                cfg.name.data(), u(x.load_cycles), u(x.requests), u(x.cycles), u(x.responses),
+                u(x.status[0]), u(x.status[1]), u(x.status[2]), u(x.status[3]), u(x.status[4]),
+                u(x.bursts), u(x.refetched), 100.0 * useful, 100.0 * util, u(x.programmed),
+                u(x.forked), u(x.scrubbed), u(x.rotations), u(x.park_wait_cycles),
+                u(x.data_mismatches), u(x.model_mismatches), u(x.violations), wall);
+    if (x.violations) std::fprintf(stderr, "flint-sim: %s\n", x.first_violation.c_str());
+    const bool clean = x.responses == x.requests && x.data_mismatches == 0 &&
+                       x.model_mismatches == 0 && x.violations == 0;
+    return clean ? 0 : 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "flint-sim: %s\n", e.what());
+    return 1;
+  }
+#endif
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::string config_name = "small", engine = "model", trace_path, report_path, hints_path;
   flint::model::BbcOptions opt;
   uint64_t slots = 2, min_residency = 0;
-  bool demand_first = false, h3_flag = false;
+  bool demand_first = false, h3_flag = false, erase = false, model_flag = false;
+  std::string waves;
   try {
     for (int i = 1; i < argc; ++i) {
       const std::string a = argv[i];
@@ -77,17 +199,26 @@ int main(int argc, char** argv) {
         opt.seed = ParseCount(a, value());
       } else if (a == "--policy") {
         opt.policy = flint::model::ParseBbcPolicy(value());
+        model_flag = model_flag || opt.policy != flint::model::BbcPolicy::kMostPending;
       } else if (a == "--placement") {
         opt.placement = flint::model::ParseBurstPlacement(value());
+        model_flag = model_flag || opt.placement != flint::model::BurstPlacement::kInterleaved;
       } else if (a == "--bursts") {
         opt.loaded_bursts = ParseCount(a, value());
       } else if (a == "--age-cap") {
         opt.age_cap_cycles = ParseCount(a, value());
+        model_flag = true;
       } else if (a == "--crq") {
         opt.crq_entries = ParseCount(a, value());
         if (opt.crq_entries == 0) throw std::invalid_argument("--crq takes N > 0");
+        model_flag = true;
       } else if (a == "--timing-only") {
         opt.check_data = false;
+        model_flag = true;
+      } else if (a == "--waves") {
+        waves = value();
+      } else if (a == "--erase") {
+        erase = true;
       } else if (a == "--hints") {
         hints_path = value();
       } else if (a == "--slots") {
@@ -108,11 +239,17 @@ int main(int argc, char** argv) {
     return Usage(e.what());
   }
   if (trace_path.empty()) return Usage("--trace FILE is required");
-  if (engine == "rtl") {
-    std::fprintf(stderr, "flint-sim: engine 'rtl' is not built yet (issue 6); use --engine model or h3\n");
-    return 2;
+  if (engine != "model" && engine != "h3" && engine != "rtl") {
+    return Usage("unknown engine '" + engine + "' (model, h3, rtl)");
   }
-  if (engine != "model" && engine != "h3") return Usage("unknown engine '" + engine + "' (model, h3)");
+  if (engine != "rtl" && (!waves.empty() || erase)) {
+    return Usage("--waves and --erase are for --engine rtl");
+  }
+  if (engine == "rtl" && (model_flag || !hints_path.empty() || h3_flag)) {
+    return Usage("the RTL is built with the most-pending policy, the interleaved placement and the "
+                 "config's queue; --policy, --placement, --age-cap, --crq, --timing-only and the "
+                 "h3 options are for the model engines");
+  }
   const bool h3 = engine == "h3";
   if (h3 && hints_path.empty()) {
     return Usage("--engine h3 needs --hints FILE (flint-trace-gen --hints-out writes one; an empty "
@@ -129,6 +266,8 @@ int main(int argc, char** argv) {
 #endif
   const flint::Config* cfg = flint::FindConfig(config_name);
   if (cfg == nullptr) return Usage("no config named '" + config_name + "'");
+
+  if (engine == "rtl" && !RtlConfigBuilt(*cfg)) return 2;
 
   const auto t0 = std::chrono::steady_clock::now();
   uint64_t lines = 0;
@@ -147,6 +286,8 @@ int main(int argc, char** argv) {
       return 1;
     }
   }
+
+  if (engine == "rtl") return RunRtlEngine(*cfg, trace_path, report_path, opt, erase, waves, t0);
 
   try {
     std::ifstream in(trace_path);

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """flint-sim's command line: a good trace gives a JSON report in which every request has one
 response, error addresses get error statuses and the data check passes; a malformed trace stops
-the run naming its line and writes no report; bad arguments and engines not built yet are
-refused with a message. The h3 engine needs a hints file (flint-trace-gen --hints-out), runs the
+the run naming its line and writes no report; bad arguments are refused with a message. The
+rtl engine (the Verilated top) serves the same trace to the same report fields. The h3 engine needs a hints file (flint-trace-gen --hints-out), runs the
 same trace to the same report fields, and refuses a malformed hints file naming its line. Usage: flint_sim_cli_test.py PATH/TO/flint-sim PATH/TO/flint-trace-gen"""
 import json
 import pathlib
@@ -107,8 +107,33 @@ with tempfile.TemporaryDirectory() as d:
     rc, out = run("--trace", str(backwards))
     expect("out-of-order cycle fails naming line 2", rc != 0 and ":2:" in out, out)
 
+    # The RTL engine: the Verilated top loads the stack through its write path and serves the
+    # same trace (refresh on) to the same report fields; --waves writes an FST and a save file.
+    fst = d / "rtl.fst"
+    rc, out = run("--config", "small", "--engine", "rtl", "--trace", str(good), "--report",
+                  str(report), "--waves", str(fst))
+    if "has no RTL engine" in out:
+        print("flint-sim cli: this build has no RTL engine; rtl checks skipped")
+    else:
+        r = json.loads(report.read_text())
+        expect("rtl run", rc == 0, out)
+        expect("rtl requests", r["requests"] == 258 and r["responses"] == 258, r)
+        expect("rtl out of range", r["status"]["out_of_range"] == 2, r["status"])
+        expect("rtl checks", r["data_mismatches"] == 0 and r["ecc_model_mismatches"] == 0
+               and r["check_violations"] == 0, r)
+        expect("rtl four bursts", r["bursts_issued"] == 4, r)
+        expect("rtl engine named", r["engine"] == "rtl" and r["refresh"] == "flint", r)
+        expect("rtl load and refresh fields", r["load_cycles"] > 0
+               and "refresh_stall_cycles" in r and "pages_forked" in r["refresh_rt"], r)
+        expect("rtl waves", fst.exists() and pathlib.Path(str(fst) + ".gtkw").exists(), out)
+        for args, text in [(("--engine", "rtl", "--config", "medium"), "no Verilated top"),
+                           (("--engine", "rtl", "--policy", "fcfs"), "for the model engines"),
+                           (("--engine", "rtl", "--timing-only"), "for the model engines")]:
+            rc, out = run("--trace", str(good), *args)
+            expect(f"rtl refuses {args}", rc != 0 and text in out, out)
+
     for args, text in [((), "--trace FILE is required"),
-                       (("--trace", str(good), "--engine", "rtl"), "not built yet"),
+                       (("--trace", str(good), "--waves", "x.fst"), "are for --engine rtl"),
                        (("--trace", str(good), "--engine", "h3"), "needs --hints FILE"),
                        (("--trace", str(good), "--hints", str(good)), "are for --engine h3"),
                        (("--trace", str(good), "--slots", "2"), "are for --engine h3"),

@@ -1,0 +1,165 @@
+#include "sim/rtl_engine.hpp"
+
+#include <verilated.h>
+#include <verilated_fst_c.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <stdexcept>
+
+#include "Vtop_small.h"
+#include "Vtop_small_refresh.h"
+#include "tb/top/top_driver.hpp"
+
+namespace flint::sim {
+namespace {
+
+// What the driver needs of a harness (tb/common/harness.hpp without Catch2): the context, the
+// DUT, an optional FST, the clock.
+template <class Dut>
+class SimHarness {
+ public:
+  SimHarness(uint64_t seed, const std::string& waves) : ctx_(std::make_unique<VerilatedContext>()) {
+    ctx_->fatalOnError(false);
+    ctx_->randReset(2);
+    ctx_->randSeed(static_cast<int>(seed & 0x7fffffff));
+    ctx_->traceEverOn(true);
+    dut_ = std::make_unique<Dut>(ctx_.get(), "TOP");
+    if (!waves.empty()) {
+      trace_ = std::make_unique<VerilatedFstC>();
+      dut_->trace(trace_.get(), 99);
+      trace_->open(waves.c_str());
+      std::ofstream save(waves + ".gtkw");
+      save << "[dumpfile] \"" << waves << "\"\n";
+      std::ifstream groups(std::string(FLINT_SOURCE_DIR) + "/tb/waves/top.gtkw");
+      save << groups.rdbuf();
+    }
+  }
+  ~SimHarness() {
+    if (trace_) trace_->close();
+    dut_->final();
+  }
+  Dut& dut() { return *dut_; }
+  uint64_t cycle() const { return cycle_; }
+  bool Failed() const { return ctx_->gotError(); }
+  void Eval() { dut_->eval(); }
+  void Reset() {
+    dut_->clk_i = 0;
+    dut_->rst_ni = 1;
+    Eval();
+    dut_->rst_ni = 0;
+    Eval();
+    Tick();
+    Tick();
+    dut_->rst_ni = 1;
+    Eval();
+  }
+  void Tick() {
+    dut_->eval();
+    if (trace_) trace_->dump(ctx_->time());
+    dut_->clk_i = 1;
+    ctx_->timeInc(1);
+    dut_->eval();
+    if (trace_) trace_->dump(ctx_->time());
+    dut_->clk_i = 0;
+    ctx_->timeInc(1);
+    dut_->eval();
+    ++cycle_;
+  }
+
+ private:
+  std::unique_ptr<VerilatedContext> ctx_;
+  std::unique_ptr<Dut> dut_;
+  std::unique_ptr<VerilatedFstC> trace_;
+  uint64_t cycle_ = 0;
+};
+
+template <class T>
+uint64_t SumField(const T& port, uint32_t n, uint32_t w) {
+  uint64_t s = 0;
+  for (uint32_t i = 0; i < n; ++i) s += flint::tb::GetBits(port, i * w, w);
+  return s;
+}
+
+template <class Dut>
+RtlReport Run(const Config& cfg, const RtlOptions& opt,
+              const std::vector<flint::model::BbcRequest>& reqs) {
+  SimHarness<Dut> h(opt.seed, opt.waves);
+  flint::tb::top::TopOptions to;
+  to.seed = opt.seed;
+  if (opt.quiet_nand) {
+    to.nand.reliability.base_rber = 0;
+    to.nand.reliability.rber_at_limit = 0;
+  }
+  flint::tb::top::TopDriver<Dut, SimHarness<Dut>> drv(cfg, h, to);
+  auto last = std::chrono::steady_clock::now();
+  if (opt.progress) {
+    drv.on_cycle = [&](auto& d) {
+      if ((d.now() & 0x3FFF) != 0) return;
+      const auto t = std::chrono::steady_clock::now();
+      if (t - last < std::chrono::seconds(5)) return;
+      last = t;
+      std::fprintf(stderr, "flint-sim: rtl at cycle %llu (%llu responses so far)\n",
+                   static_cast<unsigned long long>(d.now()),
+                   static_cast<unsigned long long>(d.dut().stat_responses_o));
+    };
+  }
+  drv.PowerUp();
+  const uint64_t n = opt.loaded_bursts ? opt.loaded_bursts : cfg.bursts_per_stack;
+  const flint::tb::top::LoadResult load = drv.Load(n, opt.erase);
+  if (load.error) {
+    throw std::runtime_error("the model load failed (code " + std::to_string(load.code) + ")");
+  }
+  const flint::tb::top::RunStats r = drv.Run(reqs);
+  auto& d = drv.dut();
+  RtlReport x;
+  x.requests = r.requests;
+  x.responses = r.responses;
+  for (int s = 0; s < 5; ++s) x.status[s] = r.status[s];
+  x.data_mismatches = r.data_mismatches;
+  x.model_mismatches = r.model_mismatches;
+  x.beyond_code = r.beyond_code;
+  x.violations = drv.violations().size();
+  if (!drv.violations().empty()) x.first_violation = drv.violations().front();
+  x.cycles = r.cycles;
+  x.load_cycles = load.cycles;
+  x.sim_cycles = drv.now();
+  x.bursts = d.stat_bursts_o;
+  x.refetched = d.stat_refetched_o;
+  x.useful_bytes = d.stat_useful_bytes_o;
+  x.fetched_bytes = d.stat_fetched_bytes_o;
+  x.link_slots = d.stat_link_slots_o;
+  x.queue_high_water = d.stat_queue_high_water_o;
+  x.displacements = d.stat_displacements_o;
+  x.park_wait_cycles = d.stat_park_wait_o;
+  x.rotations = SumField(d.rf_rotations_o, static_cast<uint32_t>(cfg.dies), 32);
+  x.forked = SumField(d.rf_forked_o, static_cast<uint32_t>(cfg.dies), 32);
+  x.scrubbed = SumField(d.rf_scrubbed_o, static_cast<uint32_t>(cfg.dies), 32);
+  x.programmed = SumField(d.rf_programmed_o, static_cast<uint32_t>(cfg.dies), 32);
+  x.erased = SumField(d.rf_erased_o, static_cast<uint32_t>(cfg.dies), 32);
+  x.disturb_alarms = SumField(d.rf_limit_o, static_cast<uint32_t>(cfg.dies), 32);
+  x.max_read_count = drv.MaxDisturb();
+  for (uint32_t k = 0; k < cfg.dies; ++k) {
+    const flint::model::NandEnergy e = drv.die(k).Energy();
+    x.nand_read_pj += e.read_pj;
+    x.nand_program_pj += e.program_pj;
+    x.nand_erase_pj += e.erase_pj;
+  }
+  return x;
+}
+
+}  // namespace
+
+std::vector<std::string> RtlConfigs() { return {"small", "small_refresh"}; }
+
+RtlReport RunRtl(const Config& cfg, const RtlOptions& opt,
+                 const std::vector<flint::model::BbcRequest>& requests) {
+  if (cfg.name == "small") return Run<Vtop_small>(cfg, opt, requests);
+  if (cfg.name == "small_refresh") return Run<Vtop_small_refresh>(cfg, opt, requests);
+  throw std::invalid_argument("no Verilated top for config '" + std::string(cfg.name) +
+                              "' in this build (rtl engine configs: small, small_refresh)");
+}
+
+}  // namespace flint::sim

@@ -1,0 +1,48 @@
+// flint-sim's RTL engine: a trace through the Verilated stack top (rtl/top/flint_top.sv) on one
+// NAND die model a die, with the testbench driver's checks (tb/top/top_driver.hpp): the model is
+// loaded through the RTL's write path first, then the requests run; every response is checked
+// against the SEC-DED model and the loaded weights. Built for the configs listed by RtlConfigs().
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "flint_config.hpp"
+#include "model/bbc/bbc_model.hpp"
+
+namespace flint::sim {
+
+struct RtlOptions {
+  uint64_t loaded_bursts = 0;  // 0: the whole stack
+  uint64_t seed = 1;           // the dies' error draws and the RTL's random initial state
+  bool erase = false;          // erase every block before the load (a power-up after use)
+  std::string waves;           // an FST file to write (with a GTKWave save file beside it)
+  bool quiet_nand = false;     // no bit errors at all
+  bool progress = true;        // a progress line on stderr every few seconds
+};
+
+struct RtlReport {
+  uint64_t requests = 0, responses = 0;
+  uint64_t status[5] = {0, 0, 0, 0, 0};
+  uint64_t data_mismatches = 0;   // data differs from the weights (OK/CORRECTED responses)
+  uint64_t model_mismatches = 0;  // status or data differ from the SEC-DED model's decode
+  uint64_t beyond_code = 0;       // miscorrected lines (>= 3 errors in a word)
+  uint64_t violations = 0;        // driver checks broken (first one in first_violation)
+  std::string first_violation;
+  uint64_t cycles = 0, load_cycles = 0, sim_cycles = 0;
+  uint64_t bursts = 0, refetched = 0, useful_bytes = 0, fetched_bytes = 0, link_slots = 0;
+  uint64_t queue_high_water = 0, displacements = 0, park_wait_cycles = 0;
+  uint64_t rotations = 0, forked = 0, scrubbed = 0, programmed = 0, erased = 0;
+  uint64_t disturb_alarms = 0, max_read_count = 0;
+  double nand_read_pj = 0, nand_program_pj = 0, nand_erase_pj = 0;
+};
+
+// The configs this build has a Verilated top for.
+std::vector<std::string> RtlConfigs();
+// Throws std::invalid_argument for a config without a Verilated top, std::runtime_error when the
+// RTL or a die refuses something (an assertion, an illegal NAND command, a stuck run).
+RtlReport RunRtl(const Config& cfg, const RtlOptions& opt,
+                 const std::vector<flint::model::BbcRequest>& requests);
+
+}  // namespace flint::sim
