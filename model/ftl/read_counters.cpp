@@ -39,9 +39,16 @@ ReadCounters::ReadCounters(const Config& cfg, const CounterParams& p)
       max_count_ < limit_) {
     throw std::invalid_argument("ReadCounters: trip points would fall outside [1, limit)");
   }
+  if (p.phase_stagger) {
+    for (uint32_t d = 0; d < dies_; ++d) {
+      for (uint32_t pl = 0; pl < phys_planes_; ++pl) {
+        for (uint32_t b = 0; b < blocks_; ++b) count_[Index(d, pl, b)] = Offset(d, pl, b);
+      }
+    }
+  }
 }
 
-uint64_t ReadCounters::TripPoint(uint32_t die, uint32_t plane, uint32_t block) const {
+uint64_t ReadCounters::Offset(uint32_t die, uint32_t plane, uint32_t block) const {
   // The address with the plane in the lowest bits, then the die, then the block...
   const uint32_t key_bits = block_bits_ + die_bits_ + plane_bits_;
   const uint64_t addr =
@@ -50,8 +57,12 @@ uint64_t ReadCounters::TripPoint(uint32_t die, uint32_t plane, uint32_t block) c
   // block index land far apart, dies next, block indices finest.
   uint64_t key = 0;
   for (uint32_t i = 0; i < key_bits; ++i) key |= ((addr >> i) & 1) << (key_bits - 1 - i);
-  const uint64_t offset = (key << params_.stagger_bits) >> key_bits;
-  return limit_ - params_.trip_margin - offset;
+  return (key << params_.stagger_bits) >> key_bits;
+}
+
+uint64_t ReadCounters::TripPoint(uint32_t die, uint32_t plane, uint32_t block) const {
+  const uint64_t base = limit_ - params_.trip_margin;
+  return params_.phase_stagger ? base : base - Offset(die, plane, block);
 }
 
 std::optional<TripEvent> ReadCounters::Sense(uint32_t die, uint32_t plane, uint32_t block) {

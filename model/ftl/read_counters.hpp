@@ -5,6 +5,8 @@
 // staggered trip point and a "limit" event when it reaches disturb_limit, each once per erase.
 // Trip point: disturb_limit - trip_margin - offset, where offset spreads blocks over a window of
 // 2^stagger_bits senses by the bit-reversed block address {block, die, plane} (docs/ftl.md).
+// With phase_stagger the offset is the count's start instead and the trip point is the same for
+// every block.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -17,6 +19,9 @@ namespace flint::model {
 struct CounterParams {
   uint32_t stagger_bits = 0;  // window of 2^stagger_bits senses
   uint64_t trip_margin = 0;   // senses between the latest trip point and the limit
+  // The offset as a phase (the RTL's PhaseStagger): counts start at it and every block trips
+  // at disturb_limit - trip_margin (the in-place distributed baseline, docs/refresh.md).
+  bool phase_stagger = false;
   // The RTL defaults: window 2^(ceil(log2(limit)) - 3), margin limit / 16.
   static CounterParams Defaults(const Config& cfg);
 };
@@ -36,6 +41,7 @@ class ReadCounters {
   explicit ReadCounters(const Config& cfg) : ReadCounters(cfg, CounterParams::Defaults(cfg)) {}
   ReadCounters(const Config& cfg, const CounterParams& p);
 
+  uint64_t Offset(uint32_t die, uint32_t plane, uint32_t block) const;
   uint64_t TripPoint(uint32_t die, uint32_t plane, uint32_t block) const;
   // One sense. A block outside the geometry is dropped and sets error(); returns no event.
   std::optional<TripEvent> Sense(uint32_t die, uint32_t plane, uint32_t block);

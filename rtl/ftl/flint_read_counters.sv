@@ -8,6 +8,11 @@
 //         plane}: the copies of one block index on the planes and dies of a stack (which
 //         striping reads equally often) come due spread over a window of 2^StaggerBits senses;
 //   limit (evt_limit_o = 1) when it reaches DisturbLimit: the block was not refreshed in time.
+// With PhaseStagger = 1 the offset is a phase instead: the sweep after reset starts each count at
+// its block's offset and every block trips at DisturbLimit - TripMargin, so only the first trip
+// comes early and later ones follow a whole trip period apart (the in-place distributed refresh
+// baseline, whose refreshes must spread in time without coming more often; docs/refresh.md).
+// The count is then senses + offset until the first reset, so the limit alarm errs early.
 // The count saturates at 2^CountBits - 1 (never wraps); a command resets it after an erase.
 //
 // Storage: one flint_sram of Dies*PhysPlanes*Blocks counts, cleared by a sweep after reset
@@ -33,6 +38,8 @@ module flint_read_counters #(
   // senses between the latest trip point and the limit, for the copy to complete
   parameter int unsigned TripMargin   = DisturbLimit / 16,
   parameter int unsigned EventDepth   = 4,
+  // 1: the stagger offset is the count's start after reset, not a lower trip point (above)
+  parameter int unsigned PhaseStagger = 0,
   // do not override
   localparam int unsigned DieBits       = (Dies > 1) ? $clog2(Dies) : 1,
   localparam int unsigned PhysPlaneBits = $clog2(PhysPlanes),
@@ -85,19 +92,29 @@ module flint_read_counters #(
                                     input logic [BlockBits-1:0] block);
     in_range = 32'(die) < Dies && 32'(plane) < PhysPlanes && 32'(block) < Blocks;
   endfunction
-  // Staggered trip point of a block (see the header and docs/ftl.md).
-  function automatic logic [CountBits-1:0] trip_point(input logic [DieBits-1:0] die,
-                                                      input logic [PhysPlaneBits-1:0] plane,
-                                                      input logic [BlockBits-1:0] block);
+  // Stagger offset of a block (see the header and docs/ftl.md).
+  function automatic logic [CountBits-1:0] offset(input logic [DieBits-1:0] die,
+                                                  input logic [PhysPlaneBits-1:0] plane,
+                                                  input logic [BlockBits-1:0] block);
     logic [KeyBits-1:0] cat, key;
     cat = {block, die, plane};
     for (int unsigned i = 0; i < KeyBits; i++) key[i] = cat[KeyBits-1-i];
-    // offset = key scaled from [0, 2^KeyBits) to [0, 2^StaggerBits): wires, no multiplier
-    trip_point = CountBits'(TripBase) - CountBits'((64'(key) << StaggerBits) >> KeyBits);
+    // key scaled from [0, 2^KeyBits) to [0, 2^StaggerBits): wires, no multiplier
+    offset = CountBits'((64'(key) << StaggerBits) >> KeyBits);
+  endfunction
+  function automatic logic [CountBits-1:0] trip_point(input logic [DieBits-1:0] die,
+                                                      input logic [PhysPlaneBits-1:0] plane,
+                                                      input logic [BlockBits-1:0] block);
+    trip_point = (PhaseStagger != 0) ? CountBits'(TripBase) :
+                                CountBits'(TripBase) - offset(die, plane, block);
   endfunction
 
   logic busy_q;
   logic [AddrBits-1:0] sweep_q;
+  // The sweep's block as (die, plane, block), for the start counts of PhaseStagger.
+  logic [DieBits-1:0] sw_die_q;
+  logic [PhysPlaneBits-1:0] sw_plane_q;
+  logic [BlockBits-1:0] sw_block_q;
   logic err_q;
   // Stage B (update) registers.
   logic s1_valid_q, s1_sense_q, s1_erase_q, s1_ok_q, s1_fwd_q;
@@ -153,12 +170,17 @@ module flint_read_counters #(
 
   assign wr_en   = busy_q || b_wr;
   assign wr_addr = busy_q ? sweep_q : s1_addr_q;
-  assign wr_data = (busy_q || s1_erase_q) ? '0 : new_count;
+  logic [CountBits-1:0] start_count;
+  assign start_count = (PhaseStagger != 0) ? offset(sw_die_q, sw_plane_q, sw_block_q) : '0;
+  assign wr_data = busy_q ? start_count : s1_erase_q ? '0 : new_count;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       busy_q      <= 1'b1;
       sweep_q     <= '0;
+      sw_die_q    <= '0;
+      sw_plane_q  <= '0;
+      sw_block_q  <= '0;
       err_q       <= 1'b0;
       s1_valid_q  <= 1'b0;
       s1_sense_q  <= 1'b0;
@@ -178,6 +200,18 @@ module flint_read_counters #(
       if (busy_q) begin
         sweep_q <= sweep_q + 1'b1;
         if (32'(sweep_q) == Counters - 1) busy_q <= 1'b0;
+        // addr() order: block fastest, then plane, then die
+        if (32'(sw_block_q) == Blocks - 1) begin
+          sw_block_q <= '0;
+          if (32'(sw_plane_q) == PhysPlanes - 1) begin
+            sw_plane_q <= '0;
+            sw_die_q <= sw_die_q + 1'b1;
+          end else begin
+            sw_plane_q <= sw_plane_q + 1'b1;
+          end
+        end else begin
+          sw_block_q <= sw_block_q + 1'b1;
+        end
       end
       if ((cmd_fire || sense_fire) && !a_ok) err_q <= 1'b1;
       // A sense outside the geometry is dropped here; a command still goes through for its
@@ -248,6 +282,8 @@ module flint_read_counters #(
              DisturbLimit, TripMargin, StaggerBits, CountBits);
     end
   end
+  // The sweep's (die, plane, block) names the counter it writes.
+  `FLINT_ASSERT(a_sweep_place, !busy_q || sweep_q == addr(sw_die_q, sw_plane_q, sw_block_q))
   `FLINT_ASSERT_IMPLY(a_sense_stable, $past(rst_ni && sense_valid_i && !sense_ready_o),
                       sense_valid_i && sense_die_i == $past(sense_die_i) &&
                       sense_plane_i == $past(sense_plane_i) &&

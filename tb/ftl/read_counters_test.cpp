@@ -14,6 +14,7 @@
 #include "Vctr_medium.h"
 #include "Vctr_paper.h"
 #include "Vctr_small.h"
+#include "Vctr_small_phase.h"
 #include "flint_config.hpp"
 #include "tb/common/harness.hpp"
 #include "tb/ftl/ftl_tb.hpp"
@@ -58,7 +59,11 @@ struct Rsp {
 template <class Dut>
 class CtrBench {
  public:
-  CtrBench(uint32_t seed, const Config& cfg) : h_(seed, "read_counters"), model_(cfg), cfg_(cfg) {
+  CtrBench(uint32_t seed, const Config& cfg,
+           const CounterParams& params = CounterParams{}, bool defaults = true)
+      : h_(seed, "read_counters"),
+        model_(cfg, defaults ? CounterParams::Defaults(cfg) : params),
+        cfg_(cfg) {
     start_ = flint::tb::ResetFromHigh(h_);
   }
 
@@ -185,9 +190,11 @@ class CtrBench {
 // Random senses (a few hot blocks and the rest), erases and reads, random back-pressure on
 // events and responses, in lock-step with the model; then every count read back.
 template <class Dut>
-void RunRandom(uint32_t seed, const Config& cfg, int cycles) {
+void RunRandom(uint32_t seed, const Config& cfg, int cycles, bool phase = false) {
   INFO(flint::tb::ReplayCommand(seed));
-  CtrBench<Dut> b(seed, cfg);
+  CounterParams params = CounterParams::Defaults(cfg);
+  params.phase_stagger = phase;
+  CtrBench<Dut> b(seed, cfg, params, false);
   b.WaitReady();
   std::mt19937 rng(seed);
   auto uni = [&](uint64_t n) {
@@ -583,6 +590,46 @@ TEST_CASE("read counters: random senses erases and reads match the model",
   const uint32_t seed = flint::tb::TestSeed();
   SECTION("small") { RunRandom<Vctr_small>(seed, flint::kSmallConfig, 20000); }
   SECTION("medium") { RunRandom<Vctr_medium>(seed, flint::kMediumConfig, 40000); }
+  SECTION("small, phase stagger") {
+    RunRandom<Vctr_small_phase>(seed, flint::kSmallConfig, 20000, true);
+  }
+}
+
+// PhaseStagger (the in-place distributed baseline): the sweep starts each count at its offset,
+// the first trip comes that much early, and after an erase a block trips a whole period later.
+TEST_CASE("read counters: a phase stagger makes the first trip early and no later one",
+          "[ftl][read_counters][directed]") {
+  const Config& cfg = flint::kSmallConfig;
+  CounterParams params = CounterParams::Defaults(cfg);
+  params.phase_stagger = true;
+  CtrBench<Vctr_small_phase> b(1, cfg, params, false);
+  b.WaitReady();
+  const ReadCounters& m = b.model();
+  uint64_t nonzero = 0;
+  for (uint32_t d = 0; d < cfg.dies; ++d) {
+    for (uint32_t p = 0; p < cfg.phys_planes; ++p) {
+      for (uint32_t k = 0; k < cfg.blocks; ++k) {
+        const uint64_t off = m.Offset(d, p, k);
+        REQUIRE(b.Command({d, p, k}, true).count == off);
+        REQUIRE(m.TripPoint(d, p, k) == cfg.disturb_limit - cfg.disturb_limit / 16);
+        nonzero += off > 0;
+      }
+    }
+  }
+  REQUIRE(nonzero > 0);
+  // A block with a large offset: due after period - offset senses, then after a whole period.
+  const Blk blk{1, 2, 3};
+  const uint64_t off = m.Offset(blk.die, blk.plane, blk.block);
+  const uint64_t period = m.TripPoint(blk.die, blk.plane, blk.block);
+  REQUIRE(off > 0);
+  REQUIRE(b.SenseN(blk, period - off - 1).empty());
+  const auto first = b.SenseN(blk, 1);
+  REQUIRE(first.size() == 1);
+  REQUIRE_FALSE(first[0].limit);
+  REQUIRE(b.Command(blk, false).count == period);
+  REQUIRE(b.SenseN(blk, period - 1).empty());
+  REQUIRE(b.SenseN(blk, 1).size() == 1);
+  b.Drain();
 }
 
 TEST_CASE("read counters: paper size counters trip at the staggered point",
