@@ -107,27 +107,35 @@ module flint_sense_feed #(
   logic own_taken;
   assign own_taken = !lk_rsp_valid_i && own_any && cnt_ready_i;
 
-  logic overflow_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      slice_q <= '0;
-      rsp_die_q <= '0;
-      own_q <= '0;
-      own_plane_q <= '0;
-      own_block_q <= '0;
-      overflow_q <= 1'b0;
-    end else begin
-      if (lk_go) begin
-        slice_q <= (32'(slice_q) == Slices - 1) ? '0 : slice_q + 1'b1;
-        rsp_die_q <= lk_die_o;
-      end
-      for (int unsigned d = 0; d < Dies; d++) begin
+  // A block of its own a die: with the in-place refresh modes own_i is constant 0, and one
+  // loop over the dies in the block below trips an internal error of Verilator 5.006 (V3Gate).
+  for (genvar d = 0; d < Dies; d++) begin : g_own
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        own_q[d] <= 1'b0;
+        own_plane_q[d*PPlBits +: PPlBits] <= '0;
+        own_block_q[d*BlockBits +: BlockBits] <= '0;
+      end else begin
         if (own_taken && 32'(own_die) == d) own_q[d] <= 1'b0;
         if (own_i[d]) begin
           own_q[d] <= 1'b1;
           own_plane_q[d*PPlBits +: PPlBits] <= own_plane_i[d*PPlBits +: PPlBits];
           own_block_q[d*BlockBits +: BlockBits] <= own_block_i[d*BlockBits +: BlockBits];
         end
+      end
+    end
+  end
+
+  logic overflow_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      slice_q <= '0;
+      rsp_die_q <= '0;
+      overflow_q <= 1'b0;
+    end else begin
+      if (lk_go) begin
+        slice_q <= (32'(slice_q) == Slices - 1) ? '0 : slice_q + 1'b1;
+        rsp_die_q <= lk_die_o;
       end
       if (sense_i && !q_in_ready) overflow_q <= 1'b1;
     end

@@ -13,11 +13,18 @@
 `include "flint_assert.svh"
 module flint_top #(
   parameter int unsigned Policy    = 1,  // burst pick: 0 FCFS, 1 most-pending
-  parameter int unsigned Mode      = 0,  // refresh: 0 FLINT phantom rotation, 2 none
+  // refresh: 0 FLINT phantom rotation, 1 in-place distributed, 2 none, 3 in-place burst
+  parameter int unsigned Mode      = 0,
   parameter int unsigned Placement = 1,  // model load: 0 linear, 1 interleaved
   parameter int unsigned IdleWait  = flint_cfg_pkg::BurstPeriodCycles,
   parameter int unsigned DisturbLimit = flint_cfg_pkg::DisturbLimit,
-  parameter int unsigned StaggerBits  = $clog2(DisturbLimit) - 3,
+  // read-counter trip points spread over 2^StaggerBits senses: 1/8 to 1/16 of the limit for
+  // FLINT; aligned for in-place burst; for in-place distributed the counts start spread over
+  // half the limit and trip at one point (PhaseStagger: no block refreshed early twice;
+  // docs/refresh.md)
+  parameter int unsigned StaggerBits  = (Mode == 3) ? 0 :
+                                        (Mode == 1) ? $clog2(DisturbLimit) - 1 :
+                                                      $clog2(DisturbLimit) - 3,
   parameter int unsigned AddrW     = 48,
   // do not override
   localparam int unsigned Lanes     = flint_cfg_pkg::Lanes,
@@ -342,7 +349,7 @@ module flint_top #(
   logic [DieBits-1:0] cc_die;
   logic [PPlBits-1:0] cc_plane;
   logic [BlockBits-1:0] cc_block;
-  logic [flint_cfg_pkg::DisturbCountBits-1:0] unused_cc_count;
+  logic [$clog2(DisturbLimit + 1)-1:0] unused_cc_count;
   logic evt_valid, evt_ready, evt_limit;
   logic [DieBits-1:0] evt_die;
   logic [PPlBits-1:0] evt_plane;
@@ -351,7 +358,8 @@ module flint_top #(
     .DisturbLimit(DisturbLimit),
     .CountBits   ($clog2(DisturbLimit + 1)),
     .StaggerBits (StaggerBits),
-    .TripMargin  (DisturbLimit / 16)
+    .TripMargin  (DisturbLimit / 16),
+    .PhaseStagger(Mode == 1 ? 1 : 0)
   ) u_counters (
     .clk_i, .rst_ni,
     .busy_o         (cnt_busy),

@@ -12,7 +12,10 @@
 //    data equals the weights loaded unless the line had more errors than the code detects;
 //  - refresh: programs go only to the die's phantom plane and copy a page of its source plane
 //    (clean, or poisoned where the scrubbed line was uncorrectable); a remap names a block whose
-//    every page holds the logical block's data; an erase hits only a block nothing maps to.
+//    every page holds the logical block's data; an erase hits only a block nothing maps to;
+//  - in-place refresh (TopOptions::in_place): an erase takes a block's pages away until each is
+//    programmed back, in order, with what it held (clean or poisoned); a sense of the block
+//    meanwhile is a violation (the sense check sees an erased page).
 // Violations are recorded as text (violations()); a test requires none.
 #pragma once
 #include <cstdint>
@@ -61,6 +64,7 @@ struct TopOptions {
   uint32_t generation = 1;             // which weights a load streams (a reload changes them)
   flint::model::BurstPlacement placement = flint::model::BurstPlacement::kInterleaved;
   uint64_t seed = 1;                   // the dies' error draws
+  bool in_place = false;               // the top refreshes in place (Mode 1 or 3)
 };
 
 // What a physical page holds: nothing, a pad page (zeros), or slice `tag.slice` of a burst.
@@ -147,6 +151,7 @@ class TopDriver {
         for (uint32_t b = 0; b < cfg_.blocks; ++b) map_[Key3(k, l, b)] = {l, b};
       }
     }
+    held_.clear();  // a refresh cut short: its block is erased or half programmed, and unused
     for (auto& p : pending_) p.reset();
     for (auto& b : din_) b.clear();
     for (auto& q : pred_) q.clear();
@@ -630,6 +635,9 @@ class TopDriver {
         prog_s_ = 0;
         ++prog_k_;
       }
+    } else if (opt_.in_place) {
+      c = MatchInPlace(k, plane, block, page, image);
+      ++copies_;
     } else {
       const uint32_t phantom = Field(dut().rf_phantom_o, k, pb_);
       const uint32_t source = Field(dut().rf_source_o, k, pb_);
@@ -654,33 +662,11 @@ class TopDriver {
   // or poisoned (the data as read, every word's check byte its code flipped in the two low bits,
   // so it reads back uncorrectable).
   Content MatchCopy(uint32_t die, uint32_t source, uint32_t page, const std::vector<uint8_t>& img) {
-    const uint64_t line_img = cfg_.cl_image_bytes;
-    std::vector<uint8_t> poisoned_line(cfg_.cl_per_page, 1);
-    for (uint64_t l = 0; l < cfg_.cl_per_page; ++l) {
-      for (uint64_t w = 0; w < line_img / 9; ++w) {
-        const uint64_t o = l * line_img + w * 9;
-        const uint64_t word = flint::model::LoadWord(&img[o], 0);
-        poisoned_line[l] &= img[o + 8] == (flint::model::SecdedEncode(word) ^ 0x03);
-      }
-    }
+    const std::vector<uint8_t> poisoned_line = PoisonedLines(img);
     for (uint32_t x = 0; x < cfg_.blocks; ++x) {
       const Content c = Shadow(die, source, x, page);
       if (c.kind == Content::kErased) continue;
-      const std::vector<uint8_t> want = ImageOf(c);
-      bool ok = true;
-      uint64_t poisoned = 0;
-      for (uint64_t l = 0; l < cfg_.cl_per_page && ok; ++l) {
-        bool same = true;
-        for (uint64_t i = 0; i < line_img; ++i) {
-          same = same && img[l * line_img + i] == want[l * line_img + i];
-        }
-        poisoned += !same && poisoned_line[l];
-        ok = same || poisoned_line[l];
-      }
-      if (ok) {
-        poisoned_copy_lines_ += poisoned;
-        return c;
-      }
+      if (IsCopyOf(img, c, poisoned_line)) return c;
     }
     Violation("die " + std::to_string(die) + ": a refresh program of page " +
               std::to_string(page) + " that copies no page of source plane " +
@@ -688,8 +674,66 @@ class TopDriver {
     return Content{};
   }
 
+  std::vector<uint8_t> PoisonedLines(const std::vector<uint8_t>& img) const {
+    std::vector<uint8_t> poisoned(cfg_.cl_per_page, 1);
+    for (uint64_t l = 0; l < cfg_.cl_per_page; ++l) {
+      for (uint64_t w = 0; w < cfg_.cl_image_bytes / 9; ++w) {
+        const uint64_t o = l * cfg_.cl_image_bytes + w * 9;
+        const uint64_t word = flint::model::LoadWord(&img[o], 0);
+        poisoned[l] &= img[o + 8] == (flint::model::SecdedEncode(word) ^ 0x03);
+      }
+    }
+    return poisoned;
+  }
+
+  // Every line of `img` is c's line, or poisoned (counted in poisoned_copy_lines).
+  bool IsCopyOf(const std::vector<uint8_t>& img, const Content& c,
+                const std::vector<uint8_t>& poisoned_line) {
+    const uint64_t line_img = cfg_.cl_image_bytes;
+    const std::vector<uint8_t> want = ImageOf(c);
+    uint64_t poisoned = 0;
+    for (uint64_t l = 0; l < cfg_.cl_per_page; ++l) {
+      bool same = true;
+      for (uint64_t i = 0; i < line_img; ++i) {
+        same = same && img[l * line_img + i] == want[l * line_img + i];
+      }
+      if (!same && !poisoned_line[l]) return false;
+      poisoned += !same;
+    }
+    poisoned_copy_lines_ += poisoned;
+    return true;
+  }
+
+  // An in-place program: the next page of a block the refresh erased, with what it held.
+  Content MatchInPlace(uint32_t die, uint32_t plane, uint32_t block, uint32_t page,
+                       const std::vector<uint8_t>& img) {
+    const std::string where = "die " + std::to_string(die) + " plane " + std::to_string(plane) +
+                              " block " + std::to_string(block) + " page " + std::to_string(page);
+    auto it = held_.find(Key3(die, plane, block));
+    if (it == held_.end() || page != it->second.next) {
+      Violation("an in-place program of " + where + " out of order or of a block not refreshed");
+      return Content{};
+    }
+    const Content c = it->second.pages.at(page);
+    if (c.kind != Content::kErased && !IsCopyOf(img, c, PoisonedLines(img))) {
+      Violation("an in-place program of " + where + " that is not what it held");
+    }
+    if (++it->second.next == cfg_.pages) held_.erase(it);
+    return c;
+  }
+
   void Erase(uint32_t k, uint32_t plane, uint32_t block) {
-    if (!loading_) {
+    if (!loading_ && opt_.in_place) {
+      ++refresh_erases_;
+      Held h;
+      for (uint32_t pg = 0; pg < cfg_.pages; ++pg) h.pages.push_back(Shadow(k, plane, block, pg));
+      if (held_.count(Key3(k, plane, block)) != 0) {
+        Violation("die " + std::to_string(k) + ": in-place erase of plane " +
+                  std::to_string(plane) + " block " + std::to_string(block) +
+                  " before its pages were programmed back");
+      }
+      held_[Key3(k, plane, block)] = h;
+    } else if (!loading_) {
       ++refresh_erases_;
       for (uint32_t l = 0; l < cfg_.planes; ++l) {
         for (uint32_t b = 0; b < cfg_.blocks; ++b) {
@@ -736,6 +780,10 @@ class TopDriver {
     uint64_t at;
     std::vector<uint8_t> image;
   };
+  struct Held {
+    std::vector<Content> pages;  // what the block held before its in-place erase
+    uint32_t next = 0;           // the page to program back next
+  };
   struct Pred {
     Status status;
     std::vector<uint8_t> data;
@@ -753,6 +801,7 @@ class TopDriver {
   std::deque<uint32_t> free_ids_;
   std::map<Key, Content> shadow_;
   std::map<uint64_t, std::pair<uint32_t, uint32_t>> map_;  // (die, l, b) -> (plane, block)
+  std::map<uint64_t, Held> held_;                          // (die, plane, block) in refresh
   std::vector<std::string> violations_;
   bool loading_ = false, in_service_ = false;
   uint64_t loaded_n_ = 0, loaded_ = 0, live_ = 0, total_ = 0;
