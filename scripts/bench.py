@@ -33,7 +33,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build", required=True)
     ap.add_argument("--out", required=True)
-    ap.add_argument("--only", help="run only bench executables whose name contains this")
+    ap.add_argument("--only", help="run only bench executables whose name contains this; the "
+                    "other sections of an existing --out file are kept, each with its own date")
     args = ap.parse_args()
     build = pathlib.Path(args.build)
     exes = sorted(p for p in build.rglob("bench_*")
@@ -56,18 +57,35 @@ def main():
         reports.append(json.loads(out.read_text()))
     rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
                          text=True).stdout.strip() or "unknown"
-    lines = ["# Benchmarks", "",
-             f"Measured {datetime.date.today()} at commit {rev} on {machine()} by `make bench`.",
-             "Figures are from one run; compare the ratios, which are measured in the same run.",
-             ""]
+    stamp = f"Measured {datetime.date.today()} at commit {rev} on {machine()}"
+    sections = {}
+    if args.only and pathlib.Path(args.out).exists():
+        # Keep what was not rerun, each section with the line saying when it was measured.
+        old, head = pathlib.Path(args.out).read_text(), None
+        previous = next((l for l in old.splitlines() if l.startswith("Measured ")), "")
+        for chunk in old.split("\n## ")[1:]:
+            name, _, body = chunk.partition("\n")
+            if "\nMeasured " not in "\n" + body.lstrip("\n").split("\n\n")[0]:
+                body = f"\n{previous}\n" + body
+            sections[name.strip()] = body.rstrip("\n") + "\n"
     for rep in reports:
-        lines += [f"## {rep['name']}", "", rep.get("description", ""), "",
-                  "| metric | value | unit | note |", "|---|---:|---|---|"]
+        body = [""]
+        if args.only:
+            body += [f"{stamp} (`make bench` with --only {args.only}).", ""]
+        body += [rep.get("description", ""), "",
+                 "| metric | value | unit | note |", "|---|---:|---|---|"]
         for r in rep["results"]:
             val = r["value"]
             sval = f"{val:,.4g}" if isinstance(val, float) else f"{val:,}"
-            lines.append(f"| {r['metric']} | {sval} | {r.get('unit', '')} | {r.get('note', '')} |")
-        lines.append("")
+            body.append(f"| {r['metric']} | {sval} | {r.get('unit', '')} | {r.get('note', '')} |")
+        sections[rep["name"]] = "\n".join(body) + "\n"
+    lines = ["# Benchmarks", "",
+             f"{stamp} by `make bench`" + (" (sections with their own date were measured "
+                                             "apart)." if args.only else "."),
+             "Figures are from one run; compare the ratios, which are measured in the same run.",
+             ""]
+    for name, body in sections.items():
+        lines += [f"## {name}", body]
     pathlib.Path(args.out).write_text("\n".join(lines))
     print(f"bench: wrote {args.out} ({len(reports)} benches)", file=sys.stderr)
     if failed:

@@ -6,14 +6,20 @@
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "Vtop_sr.h"
+#include "Vtop_sr_ipb.h"
+#include "Vtop_sr_ipd.h"
 #include "Vtop_sr_none.h"
 #include "flint_config.hpp"
+#include "sim/bench/bench_report.hpp"
 #include "tb/common/harness.hpp"
 #include "tb/common/seed.hpp"
 #include "tb/top/top_driver.hpp"
@@ -363,4 +369,153 @@ TEST_CASE("top: power loss mid-rotation: erase and reload restore service, nothi
   RequireClean(b.drv);
   std::printf("erase + reload at small_refresh: %llu cycles\n",
               static_cast<unsigned long long>(load.cycles));
+}
+
+namespace {
+
+// One configuration's run of the refresh-cost stimulus.
+struct SweepCost {
+  uint64_t total = 0, worst = 0, best = ~uint64_t{0};  // cycles: all sweeps, slowest, fastest
+  uint64_t refreshed = 0, erased = 0, programmed = 0, due = 0, limit = 0, park_wait = 0;
+};
+
+template <class Dut>
+SweepCost RunSweeps(uint32_t seed, bool in_place, uint64_t bursts, int sweeps) {
+  TopOptions opt = Quiet();
+  opt.in_place = in_place;
+  Bench<Dut> b(seed, opt);
+  REQUIRE_FALSE(b.drv.Load(bursts, false).error);
+  SweepCost c;
+  for (int s = 0; s < sweeps; ++s) {
+    const RunStats r = b.drv.Run(Sweep(0, bursts));
+    RequireAllOk(r);
+    c.total += r.cycles;
+    c.worst = std::max(c.worst, r.cycles);
+    c.best = std::min(c.best, r.cycles);
+  }
+  auto& d = b.drv.dut();
+  c.refreshed = Sum(d.rf_rotations_o, kCfg.dies);
+  c.erased = Sum(d.rf_erased_o, kCfg.dies);
+  c.programmed = Sum(d.rf_programmed_o, kCfg.dies);
+  c.due = Sum(d.rf_due_o, kCfg.dies);
+  c.limit = Sum(d.rf_limit_o, kCfg.dies);
+  c.park_wait = d.stat_park_wait_o;
+  INFO("phase " << flint::tb::GetBits(d.rf_phase_o, 0, 4) << " err code "
+                << flint::tb::GetBits(d.rf_err_code_o, 0, 6));
+  REQUIRE(flint::tb::GetBits(d.rf_err_o, 0, kCfg.dies) == 0);
+  REQUIRE(flint::tb::GetBits(d.rf_alarm_o, 0, kCfg.dies) == 0);
+  RequireClean(b.drv);
+  return c;
+}
+
+void PrintCost(const char* mode, const SweepCost& c, const SweepCost& none) {
+  std::printf("refresh cost, %-20s total %8llu cycles (%6.2fx none), slowest sweep %7llu "
+              "(%7.1fx none's fastest); %llu blocks refreshed, park wait %llu\n",
+              mode, static_cast<unsigned long long>(c.total),
+              static_cast<double>(c.total) / static_cast<double>(none.total),
+              static_cast<unsigned long long>(c.worst),
+              static_cast<double>(c.worst) / static_cast<double>(none.best),
+              static_cast<unsigned long long>(c.refreshed),
+              static_cast<unsigned long long>(c.park_wait));
+}
+
+}  // namespace
+
+// The refresh-cost measurement of the paper's section 6.2 in RTL: the same load and the same
+// sweeps (a "token" each) through no refresh, FLINT and the two in-place baselines. The in-place
+// tops use small's disturb limit (256) so that every block comes due within 16 sweeps; FLINT
+// keeps small_refresh's, which its rotation needs. Per in-place refresh the stack waits for the
+// read-out, tERASE and Pages x tPROG.
+TEST_CASE("top: in-place refresh stalls the stack where FLINT costs nothing, on one stimulus",
+          "[top][directed]") {
+  const uint32_t seed = flint::tb::TestSeed();
+  INFO(flint::tb::ReplayCommand(seed));
+  const uint64_t n = kCfg.pages;  // one live block a plane: 8 blocks in all
+  const int sweeps = 16;          // 16 senses a block a sweep: aligned trip points at sweep 15
+  const SweepCost none = RunSweeps<Vtop_sr_none>(seed, false, n, sweeps);
+  const SweepCost flint = RunSweeps<Vtop_sr>(seed, false, n, sweeps);
+  const SweepCost dist = RunSweeps<Vtop_sr_ipd>(seed, true, n, sweeps);
+  const SweepCost burst = RunSweeps<Vtop_sr_ipb>(seed, true, n, sweeps);
+  PrintCost("none", none, none);
+  PrintCost("FLINT", flint, none);
+  PrintCost("in-place distributed", dist, none);
+  PrintCost("in-place burst", burst, none);
+  const uint64_t blocks = kCfg.dies * kCfg.planes;
+  const uint64_t one_refresh = kCfg.t_erase_cycles + kCfg.pages * kCfg.t_prog_cycles;
+  // FLINT: exactly the no-refresh cycles.
+  REQUIRE(flint.total == none.total);
+  REQUIRE(flint.worst == none.worst);
+  REQUIRE(none.refreshed == 0);
+  // Every block refreshed (at least) once, each a whole erase and program-back.
+  for (const SweepCost* c : {&dist, &burst}) {
+    REQUIRE(c->refreshed >= blocks);
+    REQUIRE(c->erased == c->refreshed);
+    REQUIRE(c->programmed == c->refreshed * kCfg.pages);
+    REQUIRE(c->limit == 0);
+    REQUIRE(c->total >= none.total + c->refreshed * one_refresh / kCfg.dies);
+  }
+  // Burst: a die's blocks all come due in one sweep and are refreshed one after the other.
+  REQUIRE(burst.worst >= (blocks / kCfg.dies) * one_refresh);
+  // Distributed: the same blocks spread over sweeps, so no sweep waits as long.
+  REQUIRE(dist.worst < burst.worst);
+}
+
+// bench_refresh_rtl (make bench; hidden, never run by ctest): the refresh-cost stimulus above on
+// the whole small_refresh stack (8 blocks a plane, 20 sweeps: every block comes due once in the
+// in-place tops), each mode's cycles and slowdown against no refresh, the slowdown the
+// in-place cost identity predicts (docs/refresh.md), and the simulation speed. The build writes
+// a `bench_refresh_rtl` script that runs this case with FLINT_BENCH_OUT naming the JSON file.
+TEST_CASE("bench: refresh cost in RTL", "[.bench]") {
+  const uint32_t seed = flint::tb::TestSeed();
+  const uint64_t n = kCfg.bursts_per_stack;
+  const int sweeps = 20;
+  std::vector<flint::bench::Result> res;
+  const auto t0 = std::chrono::steady_clock::now();
+  const SweepCost none = RunSweeps<Vtop_sr_none>(seed, false, n, sweeps);
+  const double none_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const SweepCost flint = RunSweeps<Vtop_sr>(seed, false, n, sweeps);
+  const auto t1 = std::chrono::steady_clock::now();
+  const SweepCost dist = RunSweeps<Vtop_sr_ipd>(seed, true, n, sweeps);
+  const SweepCost burst = RunSweeps<Vtop_sr_ipb>(seed, true, n, sweeps);
+  const double ip_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+  const double base = static_cast<double>(none.total);
+  const double one = static_cast<double>(kCfg.in_place_refresh_cycles);
+  auto add = [&](const std::string& m, double v, const std::string& u, const std::string& note) {
+    res.push_back({m, v, u, note});
+  };
+  add("sweeps of the whole stack, a mode", sweeps, "sweeps",
+      std::to_string(n) + " bursts a sweep, disturb limit 256 in the in-place tops");
+  add("no refresh: cycles", base, "cycles", "");
+  add("FLINT: cycles", static_cast<double>(flint.total), "cycles", "must equal no refresh");
+  add("FLINT: slowdown", static_cast<double>(flint.total) / base, "x", "");
+  const double dies = kCfg.dies;
+  for (const auto& [name, c, overlap] : {std::tuple{"in-place distributed", &dist, 1.0},
+                                         std::tuple{"in-place burst", &burst, dies}}) {
+    const std::string m = name;
+    add(m + ": cycles", static_cast<double>(c->total), "cycles", "");
+    add(m + ": slowdown", static_cast<double>(c->total) / base, "x", "total against no refresh");
+    add(m + ": slowest sweep", static_cast<double>(c->worst) / static_cast<double>(none.best),
+        "x", "against no refresh's fastest sweep");
+    add(m + ": blocks refreshed", static_cast<double>(c->refreshed), "blocks", "");
+    // Each refresh parks the whole stack for tERASE + Pages x tPROG (plus the read-out); in
+    // burst mode the dies' refreshes overlap, so the stall divides by the dies.
+    const double predicted = 1.0 + static_cast<double>(c->refreshed) * one / overlap / base;
+    add(m + ": slowdown predicted", predicted, "x",
+        "1 + refreshed x in_place_refresh_cycles / overlap / none (read-out left out)");
+    add(m + ": measured / predicted", static_cast<double>(c->total) / base / predicted, "ratio",
+        "above 1 by the read-out");
+  }
+  add("simulation speed, no refresh", base / none_s, "cycles/s", "Verilated top + 2 NandDie");
+  add("simulation speed, in-place (both)",
+      static_cast<double>(dist.total + burst.total) / ip_s, "cycles/s",
+      "mostly parked cycles");
+  flint::bench::PrintResults(res);
+  REQUIRE(flint.total == none.total);
+  if (const char* out = std::getenv("FLINT_BENCH_OUT")) {
+    REQUIRE(flint::bench::WriteResults(
+        out, "bench_refresh_rtl", "refresh_rtl",
+        "flint_top at small_refresh: back-to-back sweeps of the whole stack under no refresh, "
+        "FLINT and the in-place baselines (test_top, [.bench])", res));
+  }
 }
