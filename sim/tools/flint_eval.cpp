@@ -162,10 +162,13 @@ int main(int argc, char** argv) {
     for (const std::string& engine : list) {
       flint::sim::DecodeGenerator gen(*shape, *cfg, dopt);
       uint64_t id = 0;
+      // The generator's cycles count from the start of service, the end of the model load;
+      // the models' clock starts at power-up, so requests and hints move by the load time.
+      uint64_t service_start = 0;
       auto source = [&]() -> std::optional<flint::model::BbcRequest> {
         const auto r = gen.Next();
         if (!r) return std::nullopt;
-        return flint::model::BbcRequest{id++, r->cycle, r->sm, r->address};
+        return flint::model::BbcRequest{id++, service_start + r->cycle, r->sm, r->address};
       };
       auto sink = [](const flint::model::BbcResponse&) {};
       const auto t0 = std::chrono::steady_clock::now();
@@ -181,7 +184,7 @@ int main(int argc, char** argv) {
         o.hold_cycles = hold;
         o.age_cap_cycles = age_cap;
         flint::model::BbcModel bbc(*cfg, o);
-        bbc.Load();
+        service_start = bbc.Load();
         bbc.Run(source, sink);
         const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         // The scheduler slots the RTL would need never to refuse a request (docs/bbc.md).
@@ -197,7 +200,9 @@ int main(int argc, char** argv) {
         size_t next = 0;
         auto hint_source = [&]() -> std::optional<flint::model::H3Hint> {
           if (next == hints.size()) return std::nullopt;
-          return hints[next++];
+          flint::model::H3Hint h = hints[next++];
+          h.cycle += service_start;
+          return h;
         };
         flint::model::H3Options o;
         o.loaded_bursts = loaded;
@@ -205,7 +210,7 @@ int main(int argc, char** argv) {
         o.seed = dopt.seed;
         o.crq_entries = crq;
         flint::model::H3Model h3(*cfg, o);
-        h3.Load();
+        service_start = h3.Load();
         h3.Run(source, hint_source, sink);
         const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         std::ostringstream extra;

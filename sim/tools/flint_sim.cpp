@@ -293,6 +293,9 @@ int main(int argc, char** argv) {
     std::ifstream in(trace_path);
     flint::sim::TraceReader reader(in, cfg->cl_bytes, trace_path);
     uint64_t id = 0;
+    // A trace's cycles count from the start of service, the end of the model load (as the RTL
+    // engine's); the models' clock starts at power-up, so each request moves by the load time.
+    uint64_t service_start = 0;
     auto last_progress = std::chrono::steady_clock::now();
     auto source = [&]() -> std::optional<flint::model::BbcRequest> {
       const auto r = reader.Next();
@@ -305,7 +308,7 @@ int main(int argc, char** argv) {
           last_progress = now;
         }
       }
-      return flint::model::BbcRequest{id++, r->cycle, r->sm, r->address};
+      return flint::model::BbcRequest{id++, service_start + r->cycle, r->sm, r->address};
     };
     uint64_t answered = 0;
     auto sink = [&](const flint::model::BbcResponse&) { ++answered; };
@@ -314,7 +317,7 @@ int main(int argc, char** argv) {
     std::string policy = std::string(ToString(opt.policy)), engine_json;
     if (!h3) {
       flint::model::BbcModel bbc(*cfg, opt);
-      bbc.Load();
+      service_start = bbc.Load();
       bbc.Run(source, sink);
       s = bbc.stats();
       for (const auto& die : bbc.dies()) nand_pj += die.Energy().read_pj;
@@ -336,12 +339,14 @@ int main(int argc, char** argv) {
       ho.crq_entries = opt.crq_entries;
       ho.demand_first = demand_first;
       flint::model::H3Model m(*cfg, ho);
-      m.Load();
+      service_start = m.Load();
       size_t next_hint = 0;
       m.Run(source,
             [&]() -> std::optional<flint::model::H3Hint> {
               if (next_hint == hints.size()) return std::nullopt;
-              return hints[next_hint++];
+              flint::model::H3Hint h = hints[next_hint++];
+              h.cycle += service_start;  // hint files count from the start of service too
+              return h;
             },
             sink);
       s = m.stats();

@@ -95,6 +95,28 @@ with tempfile.TemporaryDirectory() as d:
     rc, out = run("--engine", "h3", "--hints", str(badh), "--trace", str(good))
     expect("malformed hints name the line", rc != 0 and "bad.hints:3:" in out, out)
 
+    # Trace cycles count from the start of service (the end of the load) in every engine: a
+    # request 50 000 cycles after the first is served no earlier, however long the load took.
+    gap = 50000
+    paced = d / "paced.trace"
+    paced.write_text(f"0 0 0x0\n{gap} 1 0x20\n")
+    rc, out = run("--trace", str(paced), "--report", str(report))
+    r = json.loads(report.read_text())
+    expect("model honours the trace's cycles after the load",
+           rc == 0 and gap < r["cycles"] < gap + 2000 and r["load_cycles"] > gap, (out, r))
+    rc, out = run("--engine", "h3", "--hints", str(empty), "--trace", str(paced), "--report",
+                  str(report))
+    r = json.loads(report.read_text())
+    expect("h3 honours the trace's cycles after the load",
+           rc == 0 and gap < r["cycles"] < gap + 2000, (out, r))
+    late = d / "late.hints"
+    late.write_text(f"{gap} 0\n")  # the hint comes with the second request, not at power-up
+    rc, out = run("--engine", "h3", "--hints", str(late), "--trace", str(paced), "--report",
+                  str(report))
+    r = json.loads(report.read_text())
+    expect("h3 takes a hint at its cycle after the load",
+           rc == 0 and r["h3"]["demand_fetches"] == 1 and r["h3"]["hint_fetches"] == 0, (out, r))
+
     bad = d / "bad.trace"
     bad.write_text("0 0 0x0\n1 0 0x20\n2 0 0x21\n3 0 0x40\n")  # line 3 is unaligned
     gone = d / "gone.json"
@@ -126,6 +148,15 @@ with tempfile.TemporaryDirectory() as d:
         expect("rtl load and refresh fields", r["load_cycles"] > 0
                and "refresh_stall_cycles" in r and "pages_forked" in r["refresh_rt"], r)
         expect("rtl waves", fst.exists() and pathlib.Path(str(fst) + ".gtkw").exists(), out)
+        # On a paced decode trace (the SMs' issue rate bounds the run) the RTL and the model
+        # agree on the cycles; both count the trace from the end of their load.
+        cyc = {}
+        for engine in ("model", "rtl"):
+            rc, out = run("--config", "small", "--engine", engine, "--trace", str(wl),
+                          "--report", str(report))
+            cyc[engine] = json.loads(report.read_text())["cycles"] if rc == 0 else 0
+        expect("rtl and model cycles agree on a paced trace",
+               cyc["model"] > 0 and abs(cyc["rtl"] - cyc["model"]) <= 0.02 * cyc["model"], cyc)
         for args, text in [(("--engine", "rtl", "--config", "medium"), "no Verilated top"),
                            (("--engine", "rtl", "--policy", "fcfs"), "for the model engines"),
                            (("--engine", "rtl", "--timing-only"), "for the model engines")]:
