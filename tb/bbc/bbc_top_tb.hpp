@@ -39,12 +39,6 @@ using flint::Status;
 using flint::tb::GetBits;
 using flint::tb::PutBits;
 
-inline uint32_t Bits(uint64_t n) {
-  uint32_t b = 0;
-  while ((uint64_t{1} << b) < n) ++b;
-  return std::max<uint32_t>(b, 1);
-}
-
 inline constexpr uint32_t kAddrW = 48;  // flint_bbc's AddrW
 
 inline BbcOptions Quiet(BbcOptions o) {

@@ -21,6 +21,7 @@
 #include "model/nand/nand_die.hpp"
 #include "model/nand/page_content.hpp"
 #include "tb/common/harness.hpp"
+#include "tb/common/ports.hpp"
 #include "tb/common/seed.hpp"
 #include "tb/ftl/ftl_tb.hpp"
 
@@ -31,12 +32,7 @@ using flint::model::NandCmd;
 using flint::model::NandDie;
 using flint::model::PageTag;
 using flint::model::PlaneBlock;
-
-uint32_t Bits(uint64_t n) {
-  uint32_t b = 0;
-  while ((uint64_t{1} << b) < n) ++b;
-  return std::max<uint32_t>(b, 1);
-}
+using flint::tb::Bits;
 
 struct Burst {
   uint32_t block = 0, page = 0;

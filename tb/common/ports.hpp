@@ -7,6 +7,13 @@
 
 namespace flint::tb {
 
+// Bits to index n things, at least 1: the RTL's `(n > 1) ? $clog2(n) : 1` port widths.
+inline uint32_t Bits(uint64_t n) {
+  uint32_t b = 0;
+  while ((uint64_t{1} << b) < n) ++b;
+  return b == 0 ? 1 : b;
+}
+
 template <class T>
 uint64_t GetBits(const T& port, uint32_t pos, uint32_t width) {
   if constexpr (std::is_integral_v<T>) {

@@ -17,6 +17,7 @@
 #include "Vctr_small_phase.h"
 #include "flint_config.hpp"
 #include "tb/common/harness.hpp"
+#include "tb/common/ports.hpp"
 #include "tb/ftl/ftl_tb.hpp"
 
 namespace {
@@ -26,6 +27,7 @@ using flint::model::CounterParams;
 using flint::model::ReadCounters;
 using flint::model::TripEvent;
 using flint::tb::Harness;
+using flint::tb::Bits;
 
 struct Blk {
   uint32_t die = 0, plane = 0, block = 0;
@@ -244,12 +246,6 @@ void RunRandom(uint32_t seed, const Config& cfg, int cycles, bool phase = false)
       for (uint32_t k = 0; k < cfg.blocks; ++k) b.Command({d, p, k}, true);
     }
   }
-}
-
-uint32_t Bits(uint64_t n) {
-  uint32_t b = 0;
-  while ((uint64_t{1} << b) < n) ++b;
-  return std::max(b, 1u);
 }
 
 }  // namespace

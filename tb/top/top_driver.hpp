@@ -51,12 +51,6 @@ using flint::model::PageAddr;
 using flint::model::PageTag;
 using flint::model::PlaneBlock;
 
-inline uint32_t Bits(uint64_t n) {
-  uint32_t b = 0;
-  while ((uint64_t{1} << b) < n) ++b;
-  return b == 0 ? 1 : b;
-}
-
 inline constexpr uint32_t kAddrW = 48;  // flint_top's AddrW
 
 struct TopOptions {
