@@ -83,7 +83,8 @@ def attribute(flow, out):
     structure blocks counted `per` times (1 or dies), as the stack will have them."""
     mods = {r["module"]: r for r in flow["modules"] if r["ok"]}
     top = mods.get("flint_top")
-    roots = [top] if top else [r for r in mods.values() if r["root"]]
+    roots = [top] if top else [r for r in mods.values()
+                               if r["root"] and r["module"] not in structures.NOT_IN_DESIGN]
     found = []
     for r in roots:
         hier = json.loads((out / flow["config"] / r["module"] / "hier.json").read_text())
@@ -316,6 +317,23 @@ def build(flow, cfg, out, demand_path=None):
         "sram_mm2_22nm_paper_ports": sum(r["sram_mm2_22nm_paper_ports"] for r in rows)
         + sum(o["area_mm2"] for o in other),
     }
+    # Modules in rtl/ outside the design as built (a baseline, the paper's unused bitmap): their
+    # SRAM and logic a die, for the reader's comparison, never in the totals.
+    apart = []
+    for name, why in structures.NOT_IN_DESIGN.items():
+        r = mods.get(name)
+        if r is None:
+            continue
+        srams = []
+        for sm in r["srams"]:
+            m = macro(sm["depth"], sm["width"], structures.DEFAULT_ORG, WRAPPER_PORTS)
+            srams.append({"inst": sm["inst"], "depth": sm["depth"], "width": sm["width"],
+                          "macro": m.describe(), "area_mm2": mdl.area(m)})
+        dies = cfg["config"]["dies"]
+        sram_die = sum(x["area_mm2"] for x in srams)
+        apart.append({"module": name, "why": why, "srams": srams,
+                      "sram_mm2_22nm_per_die": sram_die, "sram_mm2_22nm_stack": dies * sram_die,
+                      "logic_mm2_7nm_per_die": mm2(r["libs"]["asap7"]["area_um2"])})
     for v in variants:
         v["total_mm2_22nm_with"] = totals["total_mm2_22nm"] + v["vs_main_row_mm2_22nm"]
         v["total_mm2_7nm_with"] = (sram22 + v["vs_main_row_mm2_22nm"]) / factor + logic_asap7
@@ -359,6 +377,7 @@ def build(flow, cfg, out, demand_path=None):
         "scale_7nm": {k: {"factor": f, "source": s} for k, (f, s) in SCALE_7NM.items()},
         "primary_scale": PRIMARY,
         "rows": rows, "variants": variants, "other_srams": other, "logic": logic, "totals": totals,
+        "not_in_design": apart,
         "page_level_ftl": page_ftl, "phantom_plane": phantom, "timing": timing,
         "progq_right_sizing": q,
         "sram_model": {
@@ -494,7 +513,8 @@ def crq_section(doc, cfg, f):
     L += [f"As built ({part['source']}): {structures.crq_held(cfg)} entries in {banks} banks "
           f"of {per}: {where}. A die's banks hold crq_die_slack = {c['crq_die_slack']} shares "
           f"of the {c['crq_entries']} queued requests (docs/bbc.md, \"Queue banks a die\"), "
-          "so a stream that piles onto one die is not refused early. Each bank is {len(mac)} macros ({names}; the payload is {{request id, "
+          "so a stream that piles onto one die is not refused early. "
+          f"Each bank is {len(mac)} macros ({names}; the payload is {{request id, "
           "plane, line}, then a next pointer per entry and a FIFO of free indices), each "
           "priced as its own one-bank "
           f"array with {'the RTL' if part['source'] == 'RTL' else 'the paper'}'s ports: "
@@ -582,10 +602,16 @@ def render(doc, cfg):
                          f"{count(v['macros'])}; {shapes(v['macros'])} | "
                          f"{v['sram_mm2_22nm']:.3f} | - | {v['sram_mm2_7nm']:.3f} | "
                          f"({r['paper']['mm2']} for one burst) |")
+    # Generate copies of one SRAM (g_x[3].u_y) on one line, with their count.
+    grouped = {}
     for o in doc["other_srams"]:
-        L.append(f"| other SRAM: {o['inst']} | {o['depth']} x {o['width']} b (RTL) | "
-                 f"{o['area_mm2']:.3f} | - | {o['area_mm2'] / f:.3f} | - |")
-    L.append(f"| Synthesized control logic | the {len(doc['logic'])} block(s) that exist so far, "
+        key = (re.sub(r"\[\d+\]", "[*]", o["inst"]), o["depth"], o["width"])
+        grouped.setdefault(key, []).append(o)
+    for (inst, depth, width), os_ in grouped.items():
+        area = sum(o["area_mm2"] for o in os_)
+        L.append(f"| other SRAM: {inst} | {len(os_)} x {depth} x {width} b (RTL) | "
+                 f"{area:.3f} | - | {area / f:.3f} | - |")
+    L.append(f"| Synthesized control logic | {len(doc['logic'])} blocks, "
              f"{sum(l['flops'] for l in doc['logic'])} flops (Yosys) | - | "
              f"{t['logic_mm2_22nm']:.3f} | {t['logic_mm2_7nm_asap7']:.4f} | < 0.3 |")
     L.append(f"| **Total** (SRAM + logic) | | {t['sram_mm2_22nm']:.2f} + "
@@ -618,12 +644,11 @@ def render(doc, cfg):
           f"Own logic (in parentheses) is the structure's RTL block and is already inside the "
           f"logic row. The logic row sums every standalone block "
           + ("of flint_top" if doc["have_top"] else
-             "(flint_top is pending: each block counted once, per-die blocks once per die, the "
-             "rtl/common primitives only where a block uses them)")
+             "(flint_top is not synthesized flat at this config, a million gates: each of its "
+             "blocks counted once, per-die blocks once per die, the rtl/common primitives only "
+             "where a block uses them)")
           + f"; with the 45 nm-class liberty the same logic is "
-          f"{t['logic_mm2_45nm_nangate45']:.3f} mm². The BBC top, most of the refresh controller and the top "
-          "are not on main yet: the logic row will grow, and the rows sized from config switch "
-          "to RTL sizes as their RTL lands.", ""]
+          f"{t['logic_mm2_45nm_nangate45']:.3f} mm².", ""]
     L += ["Logic blocks: " + ", ".join(f"{l['module']} {l['asap7_mm2'] * 1e6:.0f} um²"
                                         + (f" (x{l['copies']})" if l['copies'] > 1 else "")
                                         for l in doc["logic"]) + " (ASAP7-class).", ""]
@@ -661,8 +686,24 @@ def render(doc, cfg):
     L += ["", "The migration bitmap's 0.725 mm² in the reference match is the itrs-hp, ECC-off, "
           "delay row of the ports file (16 x 0.0453); with itrs-lstp cells and ECC on, like the "
           "other rows, CACTI gives 16 x 0.0594 = 0.950 mm². This report prices the bitmaps "
-          "with lstp and ECC like everything else.", ""]
+          "with lstp and ECC like everything else. As built, the row holds no bitmap: NAND "
+          "programs a block's pages in order, so the pages copied so far are one pointer a "
+          "block, kept with the source and target block of each logical block in "
+          "flint_refresh_die's tables (docs/refresh.md). The paper's bitmap "
+          "(flint_migration_bitmap) is priced in the table of modules outside the design.", ""]
     L += crq_section(doc, cfg, f)
+    if doc.get("not_in_design"):
+        L += ["## Not in the totals: modules outside the design as built", "",
+              "Synthesized and priced like the rest (SRAM at 22 nm by the model, logic with the "
+              "ASAP7-area liberty), a die each, for comparison.", "",
+              "| module | why | SRAM (a die) | SRAM mm² 22 nm a die / a stack | logic mm² 7 nm a "
+              "die |", "|---|---|---|---|---|"]
+        for a in doc["not_in_design"]:
+            macros = "; ".join(f"{x['inst']} {x['depth']} x {x['width']} b" for x in a["srams"])
+            L.append(f"| {a['module']} | {a['why']} | {macros or 'none'} | "
+                     f"{a['sram_mm2_22nm_per_die']:.3f} / {a['sram_mm2_22nm_stack']:.3f} | "
+                     f"{a['logic_mm2_7nm_per_die']:.4f} |")
+        L.append("")
     # Phantom plane.
     ph = doc["phantom_plane"]
     L += ["## HBF die: the phantom plane", "",
