@@ -9,7 +9,7 @@ BATCHES ?= 1
 DEMAND  ?=
 FLINT_ONLY ?=
 
-.PHONY: help setup setup-gui configure build test lint bench synth area report disturb refresh-cost results waves run \
+.PHONY: help setup setup-gui configure build test lint bench synth area report disturb refresh-cost results results-rtl waves run \
         regress clean
 .DEFAULT_GOAL := help
 
@@ -25,6 +25,7 @@ help:
 	@echo "make report           FTL metadata size per config from the RTL -> docs/ftl_metadata.md"
 	@echo "make results          FLINT vs H3 on the MoE models at paper (BATCHES=1,4,...) ->"
 	@echo "                      docs/results*.md and docs/results.png (docs/evaluation.md)"
+	@echo "make results-rtl      the Verilated top beside its model and H3 at small -> docs/results_rtl.md"
 	@echo "make area             paper-config synthesis + SRAM model: docs/area.md, docs/area.json"
 	@echo "                      (DEMAND=file.json: measured program-queue demand, docs/synth.md)"
 	@echo "make waves TEST='<test name>' SEED=<n>   rerun one test with an FST + GTKWave save file"
@@ -85,6 +86,10 @@ results: build
 	  --engines flint,h3 --crq 262144 --out docs/results_deep_queue.md
 	@python3 scripts/plot_results.py docs/results.json docs/results_deep_queue.json \
 	  --out docs/results.png
+
+# The RTL beside its model and H3 at small (docs/results_rtl.md): a few minutes.
+results-rtl: build
+	@python3 scripts/evaluate_rtl.py --build $(BUILD) --out docs/results_rtl.md
 
 report: configure
 	@python3 scripts/ftl_report.py --gen $(BUILD)/gen --out docs/ftl_metadata.md
