@@ -846,5 +846,26 @@ module flint_refresh_die #(
   `FLINT_ASSERT(CountBounded, done_q <= total_q)
   `FLINT_ASSERT_IMPLY(NoForkLineBeforeLookup, fk_q == FkRead, !(fork_valid_i &&
                       fork_lplane_i == ls_q && copying))
+
+  // Functional cover points: each rotation phase, the fork's and the scrubber's decisions, the
+  // program engine, and the hot-block path (due events steering the choice of source).
+  `FLINT_COVER(c_choose, st_q == StChoose)
+  `FLINT_COVER(c_query, st_q == StQuery)
+  `FLINT_COVER(c_alloc, st_q == StAlloc)
+  `FLINT_COVER(c_copy, st_q == StCopy)
+  `FLINT_COVER(c_commit, st_q == StCommit)
+  `FLINT_COVER(c_settle, st_q == StSettle)
+  `FLINT_COVER(c_vacate, st_q == StVacate)
+  `FLINT_COVER(c_erase, st_q == StErase)
+  `FLINT_COVER(c_fork_take, fk_q == FkTake)
+  `FLINT_COVER(c_fork_skip, fk_q == FkSkip)
+  `FLINT_COVER(c_fork_cancel, fq_cancel)
+  `FLINT_COVER(c_scrub_park, sc_q == ScPark && parked_i)
+  `FLINT_COVER(c_scrub_push, sc_q == ScPush)
+  `FLINT_COVER(c_program, pg_q == PgCmd && m_ready_i)
+  `FLINT_COVER(c_due_event, evt_valid_i && !evt_limit_i)
+  `FLINT_COVER(c_due_steers_choice, st_q == StChoose && |(cand & due_q))
+  `FLINT_COVER(c_limit_event, evt_valid_i && evt_limit_i)
+  `FLINT_COVER(c_halt, st_q == StHalt)
 endmodule
 `default_nettype wire

@@ -346,5 +346,16 @@ module flint_refresh_inplace_die #(
   // The block buffer is written page by page, line by line, and read back the same way.
   `FLINT_ASSERT_IMPLY(ProgramAfterErase, m_valid_o && m_op_o == OpProgram, er_q != '0)
   `FLINT_ASSERT(PendingCount, 32'(pend_cnt_q) <= PhysPl * Blocks)
+
+  // Functional cover points: each phase of an in-place refresh, a queue of due blocks, a line
+  // that could not be corrected, the limit alarm.
+  `FLINT_COVER(c_ip_park, st_q == IpPark)
+  `FLINT_COVER(c_ip_read_out, st_q == IpData && dout_valid_i)
+  `FLINT_COVER(c_ip_erase, st_q == IpErWait)
+  `FLINT_COVER(c_ip_program, st_q == IpPgCmd && m_fire)
+  `FLINT_COVER(c_ip_count, st_q == IpCount && cc_rsp_valid_i)
+  `FLINT_COVER(c_ip_pending_many, pend_cnt_q > 32'd1)
+  `FLINT_COVER(c_ip_poisoned_line, st_q == IpData && dout_valid_i && dec_bad)
+  `FLINT_COVER(c_ip_limit_event, evt_valid_i && evt_limit_i)
 endmodule
 `default_nettype wire
