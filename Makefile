@@ -6,10 +6,10 @@ SEEDS   ?= 20
 TEST    ?=
 SEED    ?= 1
 BATCHES ?= 1
-DEMAND  ?=
+DEMAND  ?= $(wildcard docs/progq_demand.json)
 FLINT_ONLY ?=
 
-.PHONY: help setup setup-gui configure build test lint bench synth area report disturb refresh-cost results results-rtl waves run \
+.PHONY: help setup setup-gui configure build test lint bench synth area report disturb refresh-cost progq-demand results results-rtl waves run \
         regress clean
 .DEFAULT_GOAL := help
 
@@ -22,12 +22,15 @@ help:
 	@echo "make synth            Yosys synthesis of every block at small (area per module)"
 	@echo "make disturb          read disturb per block, linear vs interleaved placement -> docs/disturb.md"
 	@echo "make refresh-cost     decode-step stall: none / FLINT / in-place refresh -> docs/refresh_cost.md"
+	@echo "make progq-demand     program-queue demand of the rotation at paper -> docs/progq_demand.md"
+	@echo "                      and the measured-demand file docs/progq_demand.json (make area uses it)"
 	@echo "make report           FTL metadata size per config from the RTL -> docs/ftl_metadata.md"
 	@echo "make results          FLINT vs H3 on the MoE models at paper (BATCHES=1,4,...) ->"
 	@echo "                      docs/results*.md and docs/results.png (docs/evaluation.md)"
 	@echo "make results-rtl      the Verilated top beside its model and H3 at small -> docs/results_rtl.md"
 	@echo "make area             paper-config synthesis + SRAM model: docs/area.md, docs/area.json"
-	@echo "                      (DEMAND=file.json: measured program-queue demand, docs/synth.md)"
+	@echo "                      (program queues sized from DEMAND=file.json, default"
+	@echo "                      docs/progq_demand.json if present; DEMAND= for the analytic demand)"
 	@echo "make waves TEST='<test name>' SEED=<n>   rerun one test with an FST + GTKWave save file"
 	@echo "make regress SEEDS=N  every [random] test over N seeds, table of failures + replays"
 	@echo "make coverage         line/toggle/cover-point coverage of the RTL tests -> docs/coverage.md"
@@ -68,6 +71,10 @@ area: configure
 
 disturb: build
 	@$(BUILD)/sim/flint-disturb --config paper --out docs/disturb.md
+
+progq-demand: build
+	@$(BUILD)/sim/flint-progq-demand --config paper --out docs/progq_demand.md \
+	  --json docs/progq_demand.json
 
 refresh-cost: build
 	@$(BUILD)/sim/flint-refresh-cost --config paper --out docs/refresh_cost.md \

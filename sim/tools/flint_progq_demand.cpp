@@ -1,0 +1,305 @@
+// flint-progq-demand: the program-queue demand of the phantom-plane rotation on decode workloads
+// (sim/progq_demand.hpp), swept over queue depths and scrub policies. `make progq-demand` writes
+// docs/progq_demand.md and docs/progq_demand.json, the measured-demand file `make area` sizes the
+// program queues from (schema in docs/synth.md).
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "flint_config.hpp"
+#include "sim/progq_demand.hpp"
+#include "sim/workload_gen.hpp"
+
+namespace {
+
+namespace fs = flint::sim;
+
+constexpr const char* kUsage = R"(usage: flint-progq-demand [options]
+
+Runs back-to-back decode steps of each model on one die of one HBF stack while the die rotates
+its phantom plane, once for every queue depth and scrub policy, and reports the program-queue
+demand: fork and scrub arrivals, occupancy, residence (Little's law), the copy time against the
+program-bound one, the phantom's utilisation, the foreground stall and the disturb margin.
+
+options:
+  --config CFG     small | small_refresh | medium | paper (default paper)
+  --models A,B     models (default: the six public ones)
+  --batch B        batch size (default 1)
+  --queues K,K     program-queue depths in pages (default 2,3,4,6,8,13,16,32,128)
+  --scrub P,P      scrub policies: idle (as built) and/or steal (default idle,steal)
+  --idle F,F       fractions of wall time the foreground idles, a gap after every decode step
+                   (default 0,0.1: saturated, and 10 % idle)
+  --pace X         steal: copy time aimed at over the program-bound one (default 1.1; the
+                   rotation's margin at paper is 1.16)
+  --copies N       plane copies to complete per run (default planes + 1: a whole pass)
+  --seed S         routing seed (default 1)
+  --out FILE       write the Markdown report to FILE (default: stdout)
+  --json FILE      write the measured-demand file (docs/synth.md) to FILE
+  --help           this text
+)";
+
+[[noreturn]] void Fail(const std::string& msg) {
+  std::cerr << "flint-progq-demand: " << msg << "\n(flint-progq-demand --help lists the options)\n";
+  std::exit(2);
+}
+
+uint64_t ParseU64(const std::string& flag, const std::string& s) {
+  if (s.empty() || s.size() > 19 || s.find_first_not_of("0123456789") != std::string::npos) {
+    Fail(flag + " needs a decimal number, not '" + s + "'");
+  }
+  return std::stoull(s);
+}
+
+std::vector<std::string> SplitList(const std::string& flag, const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    if (item.empty()) Fail(flag + " has an empty item in '" + s + "'");
+    out.push_back(item);
+  }
+  if (out.empty()) Fail(flag + " needs at least one item");
+  return out;
+}
+
+std::string Fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+struct Run {
+  std::string model;
+  fs::ScrubPolicy scrub;
+  double idle = 0;
+  uint32_t queue = 0;
+  fs::ProgqDemandResult r;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string config = "paper", out_path, json_path;
+  std::vector<std::string> models;
+  std::vector<uint32_t> queues = {2, 3, 4, 6, 8, 13, 16, 32, 128};
+  std::vector<fs::ScrubPolicy> policies = {fs::ScrubPolicy::kIdleOnly, fs::ScrubPolicy::kSteal};
+  std::vector<double> idles = {0.0, 0.1};
+  uint64_t batch = 1, seed = 1, copies = 0;
+  double pace = 1.1;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) Fail(a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--help") {
+      std::cout << kUsage;
+      return 0;
+    } else if (a == "--config") {
+      config = value();
+    } else if (a == "--models") {
+      models = SplitList(a, value());
+    } else if (a == "--batch") {
+      batch = ParseU64(a, value());
+      if (batch == 0) Fail("--batch must be at least 1");
+    } else if (a == "--queues") {
+      queues.clear();
+      for (const std::string& q : SplitList(a, value())) {
+        const uint64_t k = ParseU64(a, q);
+        if (k == 0 || k > 1u << 20) Fail("--queues: a depth of " + q + " pages is out of range");
+        queues.push_back(static_cast<uint32_t>(k));
+      }
+    } else if (a == "--scrub") {
+      policies.clear();
+      for (const std::string& p : SplitList(a, value())) {
+        try {
+          policies.push_back(fs::ParseScrubPolicy(p));
+        } catch (const std::invalid_argument& e) {
+          Fail(e.what());
+        }
+      }
+    } else if (a == "--idle") {
+      idles.clear();
+      for (const std::string& f : SplitList(a, value())) {
+        char* end = nullptr;
+        const double v = std::strtod(f.c_str(), &end);
+        if (end == f.c_str() || *end != '\0' || !(v >= 0 && v < 1)) {
+          Fail("--idle needs fractions in [0, 1), not '" + f + "'");
+        }
+        idles.push_back(v);
+      }
+    } else if (a == "--pace") {
+      const std::string f = value();
+      char* end = nullptr;
+      pace = std::strtod(f.c_str(), &end);
+      if (end == f.c_str() || *end != '\0' || !(pace >= 1.0 && pace <= 100.0)) {
+        Fail("--pace needs a number in [1, 100], not '" + f + "'");
+      }
+    } else if (a == "--copies") {
+      copies = ParseU64(a, value());
+      if (copies == 0) Fail("--copies must be at least 1");
+    } else if (a == "--seed") {
+      seed = ParseU64(a, value());
+    } else if (a == "--out") {
+      out_path = value();
+    } else if (a == "--json") {
+      json_path = value();
+    } else {
+      Fail("unknown option '" + a + "'");
+    }
+  }
+  const flint::Config* cfg = flint::FindConfig(config);
+  if (cfg == nullptr) Fail("unknown config '" + config + "'");
+  if (copies == 0) copies = cfg->planes + 1;
+  if (models.empty()) {
+    for (const auto& m : fs::AllModels()) {
+      if (m.name.rfind("tiny-", 0) != 0) models.push_back(m.name);
+    }
+  }
+  const double cycle_s = 1e-6 / static_cast<double>(cfg->clock_mhz);
+  const uint64_t xfer = (cfg->page_bytes + cfg->die_io_bytes_per_cycle - 1) /
+                        cfg->die_io_bytes_per_cycle;
+
+  std::vector<Run> runs;
+  for (const std::string& name : models) {
+    const fs::ModelShape* shape = fs::FindModel(name);
+    if (shape == nullptr) Fail("unknown model '" + name + "'");
+    fs::DecodeOptions o;
+    o.batch = static_cast<uint32_t>(batch);
+    o.steps = 64;
+    o.seed = seed;
+    std::unique_ptr<fs::DecodeGenerator> gen;
+    try {
+      gen = std::make_unique<fs::DecodeGenerator>(*shape, *cfg, o);
+    } catch (const std::exception& e) {
+      Fail(name + ": " + e.what());
+    }
+    for (fs::ScrubPolicy p : policies) {
+     for (double idle : idles) {
+      for (uint32_t k : queues) {
+        fs::ProgqDemandOptions po;
+        po.queue_pages = k;
+        po.scrub = p;
+        po.idle_fraction = idle;
+        po.pace = pace;
+        po.copies = copies;
+        // A copy that cannot keep up stops the run at 4x the program-bound time of the pass.
+        const uint64_t live = flint::model::LiveBlocks(
+            gen->striping().BurstsOn(gen->layout().total_bursts(), 0), cfg->pages);
+        po.max_cycles = 4 * copies * live *
+                        (cfg->pages * (cfg->t_prog_cycles + xfer) + cfg->t_erase_cycles);
+        Run run{name, p, idle, k, fs::RunProgqDemand(*gen, *cfg, po)};
+        std::cerr << "flint-progq-demand: " << name << " " << fs::ToString(p) << " idle " << idle
+                  << " K=" << k << ": " << run.r.copies << "/" << copies << " copies\n";
+        runs.push_back(run);
+      }
+     }
+    }
+  }
+
+  std::ostringstream cmd;
+  cmd << "flint-progq-demand --config " << config << " --batch " << batch << " --pace " << pace
+      << " --copies " << copies << " --seed " << seed;
+  std::ostringstream md, js;
+  md << "# Program-queue demand of the phantom-plane rotation\n\n"
+     << "Generated by `" << cmd.str() << "` (`make progq-demand`); model and assumptions in "
+     << "sim/progq_demand.hpp. One die of stack 0 (every die sees the same bursts and rotates "
+        "in lockstep), decode steps at batch "
+     << batch << " with an idle gap after each (the idle column: the fraction of wall time the "
+        "foreground idles), interleaved placement, each run until " << copies
+     << " plane copies have switched in (or 4x their program-bound time). A copy is bound by "
+        "the phantom's program rate at live blocks x PAGES x (data-in + tPROG); each is followed "
+        "by live blocks x tERASE. Policies: **idle** is the scrubber as built (reads only while "
+        "the foreground idles); **steal** also takes one foreground burst slot when the queue is "
+        "empty, the phantom is about to idle and the copy is behind its pace (the stall column: "
+        "stolen time over foreground time). What it means for the design: docs/refresh.md, "
+        "\"Program-queue demand, measured\"; the queue size it gives: docs/area.md, \"Beyond the "
+        "paper\".\n\n"
+     << "| model | scrub | idle | queue (pages) | copies | copy / program-bound | phantom busy | "
+        "forks offered | taken | dropped | scrubbed (idle / stolen) | foreground stall | "
+        "lambda (pages/s) | L (pages) | W (us) | lambda W / L | peak | max count / limit |\n"
+     << "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+  js << "{\n\"kind\": \"measured\",\n\"source\": \"" << cmd.str() << " (make progq-demand)\",\n"
+     << "\"config\": \"" << config << "\",\n\"batch\": " << batch << ",\n\"pace\": " << pace << ",\n\"disturb_limit\": " << cfg->disturb_limit << ",\n\"sweep\": [";
+  // The sizing run for per_die: the largest queue under steal of the model with the most
+  // arrivals (the oversized queue the schema asks for).
+  const Run* sizing = nullptr;
+  for (size_t i = 0; i < runs.size(); ++i) {
+    const Run& u = runs[i];
+    const fs::ProgqDemandResult& r = u.r;
+    const double bound = static_cast<double>(r.live_blocks * cfg->pages *
+                                             (cfg->t_prog_cycles + xfer));
+    const double copy_ratio =
+        r.copies ? static_cast<double>(r.copy_cycles_sum) / static_cast<double>(r.copies) / bound
+                 : 0.0;
+    const double lam = r.arrival_per_cycle() / cycle_s;
+    const double l = r.mean_occupancy();
+    const double w = r.mean_residence_cycles() * cycle_s;
+    const double little = l > 0 ? lam * w / l : 0.0;
+    const double count = static_cast<double>(r.max_block_count) /
+                         static_cast<double>(cfg->disturb_limit);
+    md << "| " << u.model << " | " << fs::ToString(u.scrub) << " | " << Fmt("%.2f", u.idle)
+       << " | " << u.queue << " | "
+       << r.copies << "/" << copies << " | "
+       << (r.copies ? Fmt("%.3f", copy_ratio) : std::string("-")) << " | "
+       << Fmt("%.1f %%", 100.0 * r.phantom_utilisation()) << " | " << r.forks_offered << " | "
+       << r.forks_taken << " | " << r.forks_dropped << " | " << r.scrubbed_idle << " / "
+       << r.scrubbed_stolen << " | " << Fmt("%.2f %%", 100.0 * r.stall_fraction()) << " | "
+       << Fmt("%.0f", lam) << " | " << Fmt("%.2f", l) << " | " << Fmt("%.1f", w * 1e6) << " | "
+       << Fmt("%.3f", little) << " | " << r.peak_occupancy << " | " << Fmt("%.3f", count)
+       << " |\n";
+    js << (i ? ",\n" : "\n") << " {\"model\": \"" << u.model << "\", \"scrub\": \""
+       << fs::ToString(u.scrub) << "\", \"idle_fraction\": " << Fmt("%.6g", u.idle)
+       << ", \"queue_pages\": " << u.queue
+       << ", \"live_blocks\": " << r.live_blocks << ", \"copies\": " << r.copies
+       << ", \"copies_asked\": " << copies << ", \"simulated_s\": "
+       << Fmt("%.6g", static_cast<double>(r.cycles) * cycle_s)
+       << ", \"copy_over_program_bound\": " << Fmt("%.6g", copy_ratio)
+       << ", \"max_copy_s\": " << Fmt("%.6g", static_cast<double>(r.copy_cycles_max) * cycle_s)
+       << ", \"phantom_utilisation\": " << Fmt("%.6g", r.phantom_utilisation())
+       << ", \"forks_offered\": " << r.forks_offered << ", \"forks_taken\": " << r.forks_taken
+       << ", \"forks_dropped\": " << r.forks_dropped << ", \"scrubbed_idle\": "
+       << r.scrubbed_idle << ", \"scrubbed_stolen\": " << r.scrubbed_stolen
+       << ", \"programmed\": " << r.programmed << ", \"stall_fraction\": "
+       << Fmt("%.6g", r.stall_fraction()) << ", \"arrival_pages_per_s\": " << Fmt("%.6g", lam)
+       << ", \"mean_occupancy_pages\": " << Fmt("%.6g", l) << ", \"mean_residence_s\": "
+       << Fmt("%.6g", w) << ", \"peak_occupancy_pages\": " << r.peak_occupancy
+       << ", \"max_count_over_limit\": " << Fmt("%.6g", count) << "}";
+    if (u.scrub == fs::ScrubPolicy::kSteal && u.idle == 0 &&
+        (sizing == nullptr || u.queue > sizing->queue ||
+         (u.queue == sizing->queue && r.arrival_per_cycle() > sizing->r.arrival_per_cycle()))) {
+      sizing = &u;
+    }
+  }
+  js << "\n],\n\"per_die\": [";
+  if (sizing != nullptr) {
+    const fs::ProgqDemandResult& r = sizing->r;
+    js << "\n {\"die\": 0, \"model\": \"" << sizing->model << "\", \"scrub\": \"steal\", "
+       << "\"queue_pages\": " << sizing->queue << ", \"arrival_pages_per_s\": "
+       << Fmt("%.6g", r.arrival_per_cycle() / cycle_s) << ", \"mean_occupancy_pages\": "
+       << Fmt("%.6g", r.mean_occupancy()) << ", \"mean_residence_s\": "
+       << Fmt("%.6g", r.mean_residence_cycles() * cycle_s) << ", \"peak_occupancy_pages\": "
+       << r.peak_occupancy << "}\n";
+  }
+  js << "]\n}\n";
+  if (!json_path.empty()) {
+    std::ofstream f(json_path);
+    if (!f) Fail("cannot write '" + json_path + "'");
+    f << js.str();
+    std::cerr << "flint-progq-demand: wrote " << json_path << "\n";
+  }
+  if (out_path.empty()) {
+    std::cout << md.str();
+  } else {
+    std::ofstream f(out_path);
+    if (!f) Fail("cannot write '" + out_path + "'");
+    f << md.str();
+    std::cerr << "flint-progq-demand: wrote " << out_path << "\n";
+  }
+  return 0;
+}
