@@ -9,6 +9,7 @@ module flint_refresh #(
   // modes differ only in the read counters' trip points, set by flint_top)
   parameter int unsigned Mode     = 0,
   parameter int unsigned IdleWait = flint_cfg_pkg::BurstPeriodCycles,
+  parameter int unsigned StealPace = 0,  // flint_refresh_die: 0 scrub only when idle
   // do not override
   localparam int unsigned Dies      = flint_cfg_pkg::Dies,
   localparam int unsigned PhysPl    = flint_cfg_pkg::PhysPlanes,
@@ -133,8 +134,9 @@ module flint_refresh #(
     assign evt_to[d] = evt_valid_i && 32'(evt_die_i) == d;
     if (Mode == 0 || Mode == 2) begin : g_flint
       flint_refresh_die #(
-        .Mode    (Mode),
-        .IdleWait(IdleWait)
+        .Mode     (Mode),
+        .IdleWait (IdleWait),
+        .StealPace(StealPace)
       ) u_die (
         .clk_i, .rst_ni,
         .enable_i,

@@ -17,7 +17,11 @@
 //            scrub  when the controller has had nothing to do for IdleWait cycles, park it,
 //                   read next[b] of some block from S (Read, CacheEnd, DataOut per line, SEC-DED
 //                   decode) and copy it; a line that cannot be corrected is copied poisoned,
-//                   so the copy still reads back UNCORRECTABLE;
+//                   so the copy still reads back UNCORRECTABLE. With StealPace > 0 it also
+//                   parks a busy controller for one page when the program queue is empty and
+//                   the copy is behind one page every StealPace cycles (a saturated read stream
+//                   leaves no idle time, and forks alone cannot copy a plane: docs/refresh.md,
+//                   "Program-queue demand, measured");
 //            pages wait in the program queue (flint_progq) and are programmed into P at
 //            tgt[b] (ECC-encoded again) one after the other;
 //   commit   once every page is programmed: Commit each block (S's block becomes Vacated, P
@@ -25,13 +29,15 @@
 //   vacate   wait until no burst in the page or cache buffers reads S (park if idle);
 //   erase    S's blocks, Release them, reset their read counts; S is the new phantom.
 // Programs and erases go only to P (copy) and to S after it left every stripe (erase): a
-// foreground read never waits on either. The one foreground cost is the scrubber's park, and it
-// is taken only when no request is waiting (stat_park_wait of the BBC counts what arrives).
+// foreground read never waits on either. The one foreground cost is the scrubber's park: taken
+// when no request is waiting, or, to keep the copy's pace, one page at a time (stat_park_wait
+// of the BBC counts what waits).
 `default_nettype none
 `include "flint_assert.svh"
 module flint_refresh_die #(
   parameter int unsigned Mode     = 0,   // 0 FLINT phantom rotation, 2 none
   parameter int unsigned IdleWait = flint_cfg_pkg::BurstPeriodCycles,  // idle cycles to scrub
+  parameter int unsigned StealPace = 0,  // 0: scrub only when idle; N: keep a page a N cycles
   parameter int unsigned Settle   = 4,   // cycles after the last commit before S is checked
   // do not override
   localparam int unsigned Planes    = flint_cfg_pkg::Planes,
@@ -345,10 +351,18 @@ module flint_refresh_die #(
   logic sc_m_valid, sc_sense_q;
   logic [CmdW-1:0] sc_m_op;
   assign sc_busy = sc_q != ScIdle && sc_q != ScFind && sc_q != ScLook;
-  logic idle_enough, all_queued, pq_room;
+  logic idle_enough, all_queued, pq_room, behind, steal_due;
+  logic [CountBits-1:0] owed_q;         // pages the pace asks for by now
+  localparam int unsigned PaceW = $clog2(StealPace + 2);
+  localparam logic [PaceW-1:0] PaceTop = PaceW'((StealPace == 0) ? 0 : StealPace - 1);
+  logic [PaceW-1:0] pace_q;
+  logic sc_steal_q;                     // the scrubber's page is a steal: the controller is busy
   assign pq_room = 32'(pq_occ) + 1 < flint_cfg_pkg::ProgqPages;
   assign idle_enough = 32'(idle_q) >= IdleWait;
   assign all_queued = done_q == total_q;
+  assign behind = StealPace != 0 && owed_q > done_q;
+  // A steal only when the phantom has nothing queued: one page at a time, just in time.
+  assign steal_due = behind && pq_occ == '0;
   // SEC-DED decode of a scrubbed line.
   localparam int unsigned Words = DataBits / 64;
   logic [DataBits-1:0] dec_in, dec_out;
@@ -383,12 +397,13 @@ module flint_refresh_die #(
     sc_d = sc_q;
     unique case (sc_q)
       // Start only with room for a page in the queue: a parked controller must not wait on it.
-      ScIdle: if (copying && !all_queued && idle_enough && fk_q != FkRead && pq_room) begin
+      ScIdle: if (copying && !all_queued && (idle_enough || steal_due) && fk_q != FkRead &&
+                  pq_room) begin
         sc_d = ScFind;
       end
       ScFind: sc_d = ScLook;
       ScLook: begin
-        if (!bbc_empty_i || !copying) sc_d = ScIdle;
+        if ((!bbc_empty_i && !sc_steal_q) || !copying) sc_d = ScIdle;
         else if (fk_q == FkDecide) sc_d = ScFind;  // the port read the fork's block instead
         else if (32'(nx_rd) < Pages && !(fk_open_q && fk_b_q == cur_q)) sc_d = ScPark;
         else sc_d = ScFind;
@@ -637,6 +652,9 @@ module flint_refresh_die #(
       sc_line_q <= '0;
       sc_sense_q <= 1'b0;
       idle_q <= '0;
+      owed_q <= '0;
+      pace_q <= '0;
+      sc_steal_q <= 1'b0;
       pg_q <= PgIdle;
       pg_y_q <= '0;
       pg_page_q <= '0;
@@ -659,6 +677,17 @@ module flint_refresh_die #(
       end
       // Idle time: cycles the controller has had no request.
       idle_q <= !bbc_empty_i ? '0 : (idle_enough ? idle_q : idle_q + 1'b1);
+      // The pace: a page owed every StealPace cycles of the copy.
+      if (StealPace != 0 && copying) begin
+        if (pace_q == PaceTop) begin
+          pace_q <= '0;
+          if (owed_q != total_q) owed_q <= owed_q + 1'b1;
+        end else begin
+          pace_q <= pace_q + 1'b1;
+        end
+      end
+      if (sc_q == ScIdle && sc_d == ScFind) sc_steal_q <= !idle_enough;
+      if (sc_q == ScDone && sc_d == ScFind) sc_steal_q <= 1'b0;  // idle again: an idle scrub
       // Relocation and counter commands: one in flight each.
       if (rc_valid_o && rc_ready_i) rc_wait_q <= 1'b1;
       if (rc_rsp_valid_i) rc_wait_q <= 1'b0;
@@ -737,6 +766,8 @@ module flint_refresh_die #(
         idx_q <= '0;
         total_q <= CountBits'(32'(live_blocks_i) * Pages);
         done_q <= '0;
+        owed_q <= '0;
+        pace_q <= '0;
       end
       if (st_q == StCopy && st_d == StCommit) idx_q <= '0;
       if (st_q == StCommit && st_d == StSettle) settle_q <= '0;
@@ -847,8 +878,14 @@ module flint_refresh_die #(
   `FLINT_ASSERT_IMPLY(NoForkLineBeforeLookup, fk_q == FkRead, !(fork_valid_i &&
                       fork_lplane_i == ls_q && copying))
 
+  // A steal only when the copy is behind its pace and the phantom has nothing queued.
+  `FLINT_ASSERT_IMPLY(StealOnlyBehind, sc_q == ScIdle && sc_d == ScFind && !idle_enough,
+                      steal_due)
+
   // Functional cover points: each rotation phase, the fork's and the scrubber's decisions, the
-  // program engine, and the hot-block path (due events steering the choice of source).
+  // program engine, the hot-block path (due events steering the choice of source) and a steal
+  // (a busy controller parked for the copy's pace).
+  `FLINT_COVER(c_steal, sc_q == ScPark && sc_steal_q && !bbc_empty_i)
   `FLINT_COVER(c_choose, st_q == StChoose)
   `FLINT_COVER(c_query, st_q == StQuery)
   `FLINT_COVER(c_alloc, st_q == StAlloc)

@@ -203,10 +203,8 @@ module flint_loader #(
   assign pgm_go = pgm_q && cmd_ready_i[pgm_die_q] && st_q != StErase;
 
   // --- results: an operation is done when its plane is idle again -------------------------------
-  logic [Dies*PhysPl-1:0] issued, finished;
+  logic [Dies*PhysPl-1:0] issued, finished, failed;
   logic fail_seen;
-  logic [DieBits-1:0] fail_die;
-  logic [PPlBits-1:0] fail_plane;
   always_comb begin
     issued = '0;
     for (int unsigned d = 0; d < Dies; d++) begin
@@ -214,17 +212,20 @@ module flint_loader #(
     end
     if (pgm_go) issued[32'(pgm_die_q)*PhysPl + 32'(pgm_plane_q)] = 1'b1;
     finished = pend_q & ~fresh_q & plane_idle_i;
-    fail_seen = 1'b0;
-    fail_die = '0;
-    fail_plane = '0;
-    for (int unsigned i = 0; i < Dies*PhysPl; i++) begin
-      if (finished[i] && plane_fail_i[i] && !fail_seen) begin
-        fail_seen = 1'b1;
-        fail_die = DieBits'(i / PhysPl);
-        fail_plane = PPlBits'(i % PhysPl);
-      end
-    end
   end
+  assign failed = finished & plane_fail_i;
+  assign fail_seen = |failed;
+  // Which plane failed is found after the fact: the first failure's planes are kept and shifted
+  // out one a cycle (Dies x PhysPl cycles at most, against a drain of at least tPROG), so no
+  // priority chain across every plane of the stack sits in one cycle (at paper it was the
+  // longest logic path of the design, 4.2 ns; docs/area.md). done_o waits for it.
+  logic locating_q, fail_erase_q;
+  logic [Dies*PhysPl-1:0] floc_q;
+  logic [DieBits-1:0] ldie_q;
+  logic [PPlBits-1:0] lplane_q;
+  logic [SliceBits-1:0] fs_q;
+  logic [BlockBits-1:0] fblk_q, fprev_blk_q;
+  logic [PageBits-1:0] fpg_q, fprev_pg_q;
 
   // --- the phases -------------------------------------------------------------------------------
   logic all_erased, none_pending;
@@ -241,11 +242,11 @@ module flint_loader #(
       StIdle, StDone:
                if (start_i) st_d = (n_bursts_i > (BurstBits + 1)'(Bursts)) ? StDone :
                                    (erase_i ? StErase : StProg);
-      StErase: if (err_q && none_pending) st_d = StDone;
+      StErase: if (err_q && none_pending && !locating_q) st_d = StDone;
                else if (all_erased && none_pending) st_d = StProg;
       StProg:  if (err_q) st_d = StDrain;
                else if (k_q == total_q) st_d = StDrain;
-      StDrain: if (none_pending && !pgm_q) st_d = StDone;
+      StDrain: if (none_pending && !pgm_q && !locating_q) st_d = StDone;
       default: st_d = StIdle;
     endcase
   end
@@ -265,8 +266,6 @@ module flint_loader #(
       cyc_q <= '0;
       err_q <= 1'b0;
       code_q <= '0;
-      edie_q <= '0;
-      eplane_q <= '0;
       pend_q <= '0;
       fresh_q <= '0;
       pgm_q <= 1'b0;
@@ -294,8 +293,6 @@ module flint_loader #(
         eidx_q <= '0;
         err_q <= n_bursts_i > (BurstBits + 1)'(Bursts);
         code_q <= (n_bursts_i > (BurstBits + 1)'(Bursts)) ? 2'd1 : 2'd0;
-        edie_q <= '0;
-        eplane_q <= '0;
       end
       for (int unsigned d = 0; d < Dies; d++) begin
         if (erase_go[d]) eidx_q[d*EraseBits +: EraseBits] <=
@@ -304,8 +301,6 @@ module flint_loader #(
       if (fail_seen && !err_q) begin
         err_q <= 1'b1;
         code_q <= (st_q == StErase) ? 2'd2 : 2'd3;
-        edie_q <= fail_die;
-        eplane_q <= fail_plane;
       end
       if (btt_valid_o && btt_ready_i) btt_done_q <= 1'b1;
       if (pgm_go) pgm_q <= 1'b0;
@@ -340,24 +335,67 @@ module flint_loader #(
   logic [BlockBits-1:0] prev_blk_q;
   logic [PageBits-1:0] prev_pg_q;
   logic fail_current;
-  assign fail_current = 32'(fail_die) * Planes + 32'(fail_plane) < 32'(s_q);
+  assign fail_current = 32'(ldie_q) * Planes + 32'(lplane_q) < 32'(fs_q);
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
+      edie_q <= '0;
+      eplane_q <= '0;
       eblock_q <= '0;
       epage_q <= '0;
       prev_blk_q <= '0;
       prev_pg_q <= '0;
+      locating_q <= 1'b0;
+      fail_erase_q <= 1'b0;
+      floc_q <= '0;
+      ldie_q <= '0;
+      lplane_q <= '0;
+      fs_q <= '0;
+      fblk_q <= '0;
+      fpg_q <= '0;
+      fprev_blk_q <= '0;
+      fprev_pg_q <= '0;
     end else begin
       if (burst_end) begin
         prev_blk_q <= blk_q;
         prev_pg_q <= pg_q;
       end
       if (start) begin
+        edie_q <= '0;
+        eplane_q <= '0;
         eblock_q <= '0;
         epage_q <= '0;
-      end else if (fail_seen && !err_q && st_q != StErase) begin
-        eblock_q <= fail_current ? blk_q : prev_blk_q;
-        epage_q <= fail_current ? pg_q : prev_pg_q;
+      end else if (fail_seen && !err_q) begin
+        // The first failure: keep its planes and where the load stood.
+        locating_q <= 1'b1;
+        fail_erase_q <= st_q == StErase;
+        floc_q <= failed;
+        ldie_q <= '0;
+        lplane_q <= '0;
+        fs_q <= s_q;
+        fblk_q <= blk_q;
+        fpg_q <= pg_q;
+        fprev_blk_q <= prev_blk_q;
+        fprev_pg_q <= prev_pg_q;
+      end else if (locating_q) begin
+        if (floc_q[0]) begin
+          // The lowest failed plane; a program's page is its slice of the burst being streamed
+          // if that slice had been streamed already, else of the burst before.
+          locating_q <= 1'b0;
+          edie_q <= ldie_q;
+          eplane_q <= lplane_q;
+          if (!fail_erase_q) begin
+            eblock_q <= fail_current ? fblk_q : fprev_blk_q;
+            epage_q <= fail_current ? fpg_q : fprev_pg_q;
+          end
+        end else begin
+          floc_q <= floc_q >> 1;
+          if (32'(lplane_q) == PhysPl - 1) begin
+            lplane_q <= '0;
+            ldie_q <= ldie_q + 1'b1;
+          end else begin
+            lplane_q <= lplane_q + 1'b1;
+          end
+        end
       end
     end
   end
@@ -381,5 +419,8 @@ module flint_loader #(
   `FLINT_ASSERT_IMPLY(ProgramOnIdlePlane, pgm_go,
                       plane_idle_i[32'(pgm_die_q)*PhysPl + 32'(pgm_plane_q)])
   `FLINT_ASSERT(OneResultAPlane, (issued & pend_q & ~finished) == '0)
+  // The failure's planes are all found: a load with an error ends only with its plane named.
+  `FLINT_ASSERT_IMPLY(DoneLocated, st_q == StDone, !locating_q)
+  `FLINT_ASSERT_IMPLY(LocateFinds, locating_q, floc_q != '0)
 endmodule
 `default_nettype wire

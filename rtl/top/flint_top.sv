@@ -17,6 +17,12 @@ module flint_top #(
   parameter int unsigned Mode      = 0,
   parameter int unsigned Placement = 1,  // model load: 0 linear, 1 interleaved
   parameter int unsigned IdleWait  = flint_cfg_pkg::BurstPeriodCycles,
+  // FLINT's scrubber also steals a read from a busy controller when the copy falls behind a page
+  // every StealPace cycles: 1.1x the phantom's program time a page (data-in and tPROG), inside
+  // the rotation's margin (docs/refresh.md, "Program-queue demand, measured"); 0 scrubs only when
+  // idle, as the paper does
+  parameter int unsigned StealPace = (flint_cfg_pkg::TProgCycles + flint_cfg_pkg::ClPerPage) *
+                                     11 / 10,
   parameter int unsigned DisturbLimit = flint_cfg_pkg::DisturbLimit,
   // read-counter trip points spread over 2^StaggerBits senses: 1/8 to 1/16 of the limit for
   // FLINT; aligned for in-place burst; for in-place distributed the counts start spread over
@@ -423,8 +429,9 @@ module flint_top #(
   logic [Dies*LineBits-1:0] rf_line;
   logic [Dies*LineW-1:0] rf_din_data;
   flint_refresh #(
-    .Mode    (Mode),
-    .IdleWait(IdleWait)
+    .Mode     (Mode),
+    .IdleWait (IdleWait),
+    .StealPace(StealPace)
   ) u_refresh (
     .clk_i, .rst_ni,
     .enable_i      (serving),

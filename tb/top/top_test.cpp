@@ -17,6 +17,7 @@
 #include "Vtop_sr.h"
 #include "Vtop_sr_ipb.h"
 #include "Vtop_sr_ipd.h"
+#include "Vtop_sr_idle.h"
 #include "Vtop_sr_none.h"
 #include "flint_config.hpp"
 #include "sim/bench/bench_report.hpp"
@@ -153,15 +154,24 @@ TEST_CASE("top: a program failure during load is reported and nothing is served"
           "[top][directed]") {
   const uint32_t seed = flint::tb::TestSeed();
   INFO(flint::tb::ReplayCommand(seed));
+  // The loader finds the failed plane after the fact, one plane a cycle: the first plane of the
+  // stack, one past a die boundary, and the last logical plane of the last die.
+  using Fault = std::tuple<uint32_t, uint32_t, uint32_t>;
+  const auto [die, plane, block] =
+      GENERATE(Fault{1, 2, 3}, Fault{0, 0, 0},
+               Fault{static_cast<uint32_t>(kCfg.dies - 1), static_cast<uint32_t>(kCfg.planes - 1),
+                     static_cast<uint32_t>(kCfg.blocks - 1)});
+  INFO("fault on die " << die << " plane " << plane << " block " << block);
   Bench<Vtop_sr> b(seed, Quiet());
-  b.drv.die(1).InjectFault(2, 3, flint::model::Fault::kProgramFail);
+  b.drv.die(die).InjectFault(plane, block, flint::model::Fault::kProgramFail);
   const auto load = b.drv.Load(kCfg.bursts_per_stack, false);
   auto& d = b.drv.dut();
   REQUIRE(load.error);
   REQUIRE(load.code == 3);
-  REQUIRE(d.load_err_die_o == 1);
-  REQUIRE(d.load_err_plane_o == 2);
-  REQUIRE(d.load_err_block_o == 3);
+  REQUIRE(d.load_err_die_o == die);
+  REQUIRE(d.load_err_plane_o == plane);
+  REQUIRE(d.load_err_block_o == block);
+  REQUIRE(d.load_err_page_o == 0);  // the block's first program fails
   REQUIRE(d.loaded_o == 0);
   const RunStats r = b.drv.Run(Sweep(0, 1));
   REQUIRE(r.status[static_cast<int>(Status::kNotLoaded)] == r.requests);
@@ -288,6 +298,75 @@ TEST_CASE("top: rotations move the phantom round the planes, and every read and 
   }
   // The rotation alone kept every block under the disturb limit.
   REQUIRE(b.drv.MaxDisturb() < kCfg.disturb_limit);
+}
+
+TEST_CASE("top: a saturated stream that never reads a block's first page: the scrubber steals "
+          "reads to keep the rotation going, where an idle-only scrubber never starts",
+          "[top][directed]") {
+  // Decode at paper leaves no idle time and reads many blocks' first pages rarely or never
+  // (embedding rows, routed experts); forks copy pages in order only, so they stall
+  // (docs/refresh.md, "Program-queue demand, measured"). Here every sweep skips burst row 0,
+  // page 0 of every block.
+  const uint32_t seed = flint::tb::TestSeed();
+  INFO(flint::tb::ReplayCommand(seed));
+  const uint64_t n = kCfg.bursts_per_stack;
+  const uint64_t live = flint::model::LiveBlocks(n, kCfg.pages);
+  Bench<Vtop_sr> steal(seed, Quiet());
+  Bench<Vtop_sr_idle> idle(seed, Quiet());
+  REQUIRE_FALSE(steal.drv.Load(n, false).error);
+  REQUIRE_FALSE(idle.drv.Load(n, false).error);
+  auto& d = steal.drv.dut();
+  auto& e = idle.drv.dut();
+  // Batches of back-to-back sweeps until every die of the stealing top has copied a whole plane
+  // into its phantom; the idle-only top gets the same batches.
+  RunStats a, z;
+  uint64_t batches = 0;
+  while (Min(d.rf_programmed_o, kCfg.dies) < live * kCfg.pages) {
+    REQUIRE(++batches <= 40);
+    std::vector<BbcRequest> reqs;
+    for (int s = 0; s < 8; ++s) {
+      for (const BbcRequest& q : Sweep(live, n - live)) reqs.push_back(q);
+    }
+    const RunStats ra = steal.drv.Run(reqs);
+    const RunStats rz = idle.drv.Run(reqs);
+    RequireAllOk(ra);
+    RequireAllOk(rz);
+    a.cycles += ra.cycles;
+    z.cycles += rz.cycles;
+  }
+  const uint64_t scrubbed = Sum(d.rf_scrubbed_o, kCfg.dies);
+  const uint64_t forked = Sum(d.rf_forked_o, kCfg.dies);
+  const double stall = static_cast<double>(a.cycles - z.cycles) / static_cast<double>(z.cycles);
+  std::printf("saturated, page 0 never read: stealing top %llu cycles, idle-only %llu (+%.2f %%); "
+              "%llu batches of 8 sweeps, %llu pages scrubbed and %llu forked, park wait %llu; "
+              "idle-only: %llu scrubbed, %llu forked, %llu programmed\n",
+              static_cast<unsigned long long>(a.cycles), static_cast<unsigned long long>(z.cycles),
+              100.0 * stall, static_cast<unsigned long long>(batches),
+              static_cast<unsigned long long>(scrubbed), static_cast<unsigned long long>(forked),
+              static_cast<unsigned long long>(d.stat_park_wait_o),
+              static_cast<unsigned long long>(Sum(e.rf_scrubbed_o, kCfg.dies)),
+              static_cast<unsigned long long>(Sum(e.rf_forked_o, kCfg.dies)),
+              static_cast<unsigned long long>(Sum(e.rf_programmed_o, kCfg.dies)));
+  RequireClean(steal.drv);
+  RequireClean(idle.drv);
+  // Idle-only: no idle time, so no scrub; no page 0, so no fork: the copy never moves.
+  REQUIRE(Sum(e.rf_scrubbed_o, kCfg.dies) == 0);
+  REQUIRE(Sum(e.rf_forked_o, kCfg.dies) == 0);
+  REQUIRE(Sum(e.rf_programmed_o, kCfg.dies) == 0);
+  // Stealing: the first pages are scrubbed, the sweep then forks the pages behind them, and
+  // every die copied a whole plane.
+  REQUIRE(scrubbed >= kCfg.dies * live);
+  REQUIRE(forked > 0);
+  REQUIRE(steal.drv.copies() == Sum(d.rf_programmed_o, kCfg.dies));
+  // The price: the parks, and nothing else. Each steal holds the stack for at most its drain,
+  // the page's read (sense, move, data-out) and the refill of the pipeline, bounded here by
+  // four burst periods and two senses; the stall is also at least the parked time that requests
+  // waited.
+  REQUIRE(a.cycles > z.cycles);
+  REQUIRE(a.cycles - z.cycles <=
+          scrubbed * (4 * kCfg.burst_period_cycles + 2 * kCfg.t_read_cycles));
+  REQUIRE(d.stat_park_wait_o > 0);
+  REQUIRE(e.stat_park_wait_o == 0);
 }
 
 TEST_CASE("top: an uncorrectable line is reported, copied poisoned, and reads back uncorrectable",
