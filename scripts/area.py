@@ -362,7 +362,7 @@ def build(flow, cfg, out, demand_path=None):
     if q["pages"]:
         pst = next(s for s in structures.STRUCTURES if s["key"] == "progq")
         word = 8 * d["die_io_bytes_per_cycle"]
-        depth = q["pages"] * c["page_bytes"] * 8 // word
+        depth = -(-q["pages"] * c["page_bytes"] * 8 // word)  # whole pages: round up
         m = macro(depth, word, pst["org"], pst["paper_ports"])
         q["macro"] = m.describe()
         q["mm2_22nm_per_die"] = mdl.area(m)
@@ -783,8 +783,7 @@ def render(doc, cfg):
     pq_mm2 = next(r for r in doc["rows"] if r["key"] == "progq")["sram_mm2_22nm"]
     L += ["## Beyond the paper: right-sized program queues", "",
           f"The program queues are {pq_mm2:.1f} of the {t['total_mm2_22nm']:.1f} mm² here "
-          "(paper: 10.5 of 14.3). Their size should follow from their demand, which is "
-          "consistent with docs/refresh.md (rho about 0.8). "
+          "(paper: 10.5 of 14.3). Their size should follow from their demand. "
           + ("**Demand: analytic, pending measurement** (the refresh controller's measured "
              "refresh traffic will replace it: `make area DEMAND=file.json`, schema in "
              "docs/synth.md)." if dm["kind"] == "analytic" else
@@ -795,7 +794,9 @@ def render(doc, cfg):
           f"{q['stack_program_capacity_bytes_per_s'] / 1e9:.2f} GB/s the {cfg['config']['dies']} "
           f"phantom planes can program (mu = 1/tPROG = {q['service_pages_per_s']:.0f} pages/s "
           f"per die): utilisation rho = {q['utilisation']:.2f}."]
-    if q["pages"]:
+    if q.get("sweep_sizing"):
+        L += render_measured_sizing(q, dm, cfg)
+    elif q["pages"]:
         L += [f"- Little's law: mean occupancy L = {q['mean_occupancy_pages']:.2f} pages "
               f"(M/D/1, Poisson forks, deterministic tPROG), so a page waits W = L/lambda = "
               f"{1e6 * q['mean_residence_s']:.0f} us on average."
@@ -997,6 +998,83 @@ def self_check(flow, cfg, out):
         except progq_sizing.DemandError:
             pass
     return fails
+
+
+def render_measured_sizing(q, dm, cfg):
+    """The program-queue bullets when a measured sweep (flint-progq-demand) decides the size."""
+    sz = q["sweep_sizing"]
+    c = cfg["config"]
+    pct = lambda x: f"{100 * x:.2f} %"  # noqa: E731
+    runs = dm["sweep"]
+    little = max(abs(r["arrival_pages_per_s"] * r["mean_residence_s"] /
+                     r["mean_occupancy_pages"] - 1) for r in runs if r["mean_occupancy_pages"] > 0)
+    models = sorted({r["model"] for r in runs})
+    share = {}
+    for r in runs:
+        if r["scrub"] == "steal" and r["copies"] and r.get("programmed"):
+            share.setdefault(r["model"], []).append(r["forks_taken"] / r["programmed"])
+    lo = min((min(v) for v in share.values()), default=0.0)
+    hi = max((max(v) for v in share.values()), default=0.0)
+    L = [f"- Measured over {len(runs)} runs ({', '.join(models)}; every queue depth, scrub "
+         f"policy and idle fraction of docs/progq_demand.md), each a whole rotation pass of a "
+         f"die at paper, at the transaction level (a stolen read costs one burst period; the "
+         f"RTL's park costs more, docs/refresh.md, \"The scrubber\"). "
+         f"Little's law holds on every run (lambda W / L within {100 * little:.4f} %). In the "
+         f"sizing run (largest queue, steal, no idle time, worst model) L = "
+         f"{dm['mean_occupancy_pages']:.2f} pages and W = {1e6 * dm['mean_residence_s']:.1f} us "
+         f"on average; forks can fill an oversized queue in a run (peak "
+         f"{dm['peak_occupancy_pages']} pages), but the copy needs no page held that long.",
+         f"- Forks supply {100 * lo:.1f} to {100 * hi:.1f} % of the pages a copy needs (the "
+         "dense model the most): a block's pages are copied in order and decode reads many "
+         "blocks' first pages rarely (embedding rows, routed experts); the scrubber reads the "
+         "rest. Poisson forks, the analytic picture, do not happen."]
+    for g in sz["groups"]:
+        head = (f"- Scrubber **{g['scrub']}**"
+                + (" (as built: reads only while the foreground idles)" if g["scrub"] == "idle"
+                   else " (takes one foreground burst slot when the queue runs dry and the copy "
+                        f"is behind its pace, {dm.get('pace')}x the program-bound copy)")
+                + f", idle {100 * g['idle_fraction']:.0f} %: ")
+        if g["keeps_up_from"] is None:
+            worst = max(g["models"].items(),
+                        key=lambda kv: kv[1]["max_depth"]["max_count_over_limit"])
+            md = worst[1]["max_depth"]
+            head += (f"**no depth up to {md['queue_pages']} pages keeps up**: at "
+                     f"{md['queue_pages']} pages {worst[0]} completes {md['copies']} of "
+                     f"{md['copies_asked']} copies"
+                     + (f" at {md['copy_over_program_bound']:.2f}x the program-bound time"
+                        if md["copies"] else "")
+                     + f" and a block reaches {md['max_count_over_limit']:.2f}x the limit.")
+        else:
+            k = g["keeps_up_from"]
+            stalls = ", ".join(f"{m} {pct(v['at_size']['stall_fraction'])}"
+                               for m, v in sorted(g["models"].items()))
+            head += (f"every model keeps up from **{k} pages**; foreground stall there: "
+                     f"{stalls}.")
+            if g["scrub"] == "steal" and len(g["depths"]) > 1:
+                shown = sorted({k, g["depths"][-1]} | ({32} & set(g["depths"])))
+                trade = "; ".join(
+                    f"{m}: " + ", ".join(f"{d} p {pct(v['stall_by_depth'][str(d)])}"
+                                         for d in shown)
+                    for m, v in sorted(g["models"].items()))
+                head += f" By depth: {trade}."
+        L.append(head)
+    if q["pages"]:
+        L += [f"- Right size: **{q['pages']} pages per die** "
+              f"({q['pages'] * c['page_bytes'] // 1024} KiB) with the stealing scrubber, "
+              f"instead of {c['progq_pages']}: {q['mm2_22nm_stack']:.2f} mm² for the stack "
+              f"({q['macro']} per die) instead of {q['current_mm2_22nm_stack']:.2f}: "
+              f"**{q['saving_mm2_22nm']:.1f} mm² saved**, total "
+              f"{q['right_sized_total_mm2_22nm']:.2f} mm² at 22 nm, "
+              f"{q['right_sized_total_mm2_7nm']:.2f} mm² at 7 nm. The price is the stall "
+              "above when the stack has no idle time: every page the forks do not supply costs "
+              "one stolen read. A deeper queue buys that back only where there is idle time "
+              "and a decode step is shorter than the queue's pages x tPROG.",
+              f"- The analytic figures, for comparison: the M/D/1/K push bound gives "
+              + ", ".join(f"{k} pages for loss <= {e}" for e, k in q["push_pages"].items())
+              + f" at the measured lambda, the pull bound {q['pull_pages']} pages.", ""]
+    else:
+        L += [f"- {q['verdict']}.", ""]
+    return L
 
 
 def main():

@@ -6,7 +6,14 @@ is about  lambda = PLANES * senses_per_s_per_plane * PAGES / DISTURB  pages/s (D
 served by one phantom plane at  mu = 1 / tPROG  pages/s. Until the refresh controller measures
 it, lambda is this analytic figure; a measured demand file (load_demand) replaces it.
 
-Queue. Two bounds, the larger wins:
+Measured. `flint-progq-demand` (sim/progq_demand.hpp, `make progq-demand`) runs the rotation on
+decode workloads at paper for a sweep of queue depths, scrub policies and idle fractions and
+writes a demand file with that sweep; then the sweep decides (size_from_sweep): the smallest
+depth at which every model's copies complete and stay under the disturb limit, under the
+scrubber that takes a foreground slot when the queue runs dry, with no idle time (the worst
+case). The two bounds below are then reported beside it, not used.
+
+Queue (analytic). Two bounds, the larger wins:
   push: forks of corrected pages arrive at lambda; with Poisson arrivals and deterministic
         service (M/D/1/K) the smallest K whose blocking probability is below `loss` (a dropped
         fork is not lost: its bitmap bit stays clear and the scrubber reads the page later,
@@ -78,6 +85,23 @@ def load_demand(path, cfg):
             if abs(lam * w - l) > 0.1 * max(l, 1.0):
                 raise DemandError(f"demand file {path}: die {e['die']} breaks Little's law: "
                                   f"lambda*W = {lam * w:.3g} but L = {l:.3g}")
+    sweep = doc.get("sweep")
+    if sweep is not None:
+        if not isinstance(sweep, list) or not sweep:
+            raise DemandError(f"demand file {path}: sweep must be a non-empty list")
+        for i, run in enumerate(sweep):
+            for key in SWEEP_KEYS:
+                if key not in run:
+                    raise DemandError(f"demand file {path}: sweep[{i}] lacks {key}")
+            for key in SWEEP_KEYS[3:]:
+                if not isinstance(run[key], (int, float)) or run[key] < 0:
+                    raise DemandError(f"demand file {path}: sweep[{i}]: {key} = {run[key]!r}")
+            lam, w, l = (run["arrival_pages_per_s"], run["mean_residence_s"],
+                         run["mean_occupancy_pages"])
+            if lam > 0 and abs(lam * w - l) > 0.1 * max(l, 1.0):
+                raise DemandError(f"demand file {path}: sweep[{i}] breaks Little's law: "
+                                  f"lambda*W = {lam * w:.3g} but L = {l:.3g}")
+
     def worst(key):
         vals = [e[key] for e in doc["per_die"] if e.get(key) is not None]
         return max(vals) if vals else None
@@ -90,7 +114,64 @@ def load_demand(path, cfg):
         "mean_occupancy_pages": worst("mean_occupancy_pages"),
         "mean_residence_s": worst("mean_residence_s"),
         "dies_measured": len(doc["per_die"]),
+        "sweep": sweep,
+        "disturb_limit": doc.get("disturb_limit"),
+        "pace": doc.get("pace"),
     }
+
+
+# What every run of a measured sweep must carry (the first three name it).
+SWEEP_KEYS = ("model", "scrub", "idle_fraction", "queue_pages", "copies", "copies_asked",
+              "copy_over_program_bound", "stall_fraction", "arrival_pages_per_s",
+              "mean_occupancy_pages", "mean_residence_s", "peak_occupancy_pages",
+              "max_count_over_limit", "forks_taken", "scrubbed_idle", "scrubbed_stolen")
+
+
+def keeps_up(run):
+    """A run keeps up when every copy asked for completed and no block passed the limit."""
+    return run["copies"] >= run["copies_asked"] and run["max_count_over_limit"] < 1.0
+
+
+def size_from_sweep(sweep):
+    """Per (scrub policy, idle fraction): the smallest queue depth at which every model keeps up,
+    and each model's figures there and at the largest depth. The right size is that depth under
+    the steal policy at the lowest idle fraction (saturated decode, the worst case); without a
+    steal run, the as-built policy's."""
+    groups = {}
+    for run in sweep:
+        key = (run["scrub"], float(run["idle_fraction"]))
+        groups.setdefault(key, {}).setdefault(run["model"], {})[int(run["queue_pages"])] = run
+    out = []
+    for (scrub, idle), by_model in sorted(groups.items()):
+        depths = sorted(set.intersection(*(set(r) for r in by_model.values())))
+        if not depths:
+            continue
+        ok = [k for k in depths if all(keeps_up(by_model[m][k]) for m in by_model)]
+        k_ok = ok[0] if ok else None
+        per_model = {}
+        for m, runs in by_model.items():
+            top = runs[depths[-1]]
+            at = runs[k_ok] if k_ok is not None else None
+            per_model[m] = {
+                "max_depth": {"queue_pages": depths[-1],
+                              "copy_over_program_bound": top["copy_over_program_bound"],
+                              "max_count_over_limit": top["max_count_over_limit"],
+                              "stall_fraction": top["stall_fraction"],
+                              "copies": top["copies"], "copies_asked": top["copies_asked"]},
+                "at_size": None if at is None else {
+                    "copy_over_program_bound": at["copy_over_program_bound"],
+                    "max_count_over_limit": at["max_count_over_limit"],
+                    "stall_fraction": at["stall_fraction"],
+                    "forks_taken": at["forks_taken"],
+                    "scrubbed": at["scrubbed_idle"] + at["scrubbed_stolen"]},
+                "stall_by_depth": {str(k): runs[k]["stall_fraction"] for k in depths},
+            }
+        out.append({"scrub": scrub, "idle_fraction": idle, "depths": depths,
+                    "keeps_up_from": k_ok, "models": per_model})
+    steal = [g for g in out if g["scrub"] == "steal"]
+    pick = min(steal or out, key=lambda g: g["idle_fraction"]) if out else None
+    return {"groups": out, "chosen": pick,
+            "pages": pick["keeps_up_from"] if pick else None}
 
 
 def md1k_blocking(rho, k):
@@ -181,9 +262,18 @@ def size_queue(cfg, demand, losses=(1e-3, 1e-6)):
                       c["page_bytes"] // d["die_io_bytes_per_cycle"])
     out["refill_latency_s"] = latency_cycles * cycle_s
     out["pull_pages"] = 1 + math.ceil(latency_cycles / c["t_prog_cycles"])
+    out["design_loss"] = losses[0]
+    if demand.get("sweep"):
+        # Measured: the sweep decides; the analytic bounds stay beside it for comparison.
+        sized = size_from_sweep(demand["sweep"])
+        out["sweep_sizing"] = sized
+        out["pages"] = sized["pages"]
+        if sized["pages"] is None:
+            out["verdict"] = ("no queue depth in the measured sweep keeps every model under "
+                              "the disturb limit")
+        return out
     k = max(push[losses[0]], out["pull_pages"])
     if demand.get("peak_occupancy_pages"):
         k = max(k, int(math.ceil(demand["peak_occupancy_pages"])))
-    out["design_loss"] = losses[0]
     out["pages"] = k
     return out
