@@ -10,10 +10,14 @@
 #include <vector>
 
 #include "flint_config.hpp"
+#include "sim/tools/cli.hpp"
 #include "sim/disturb.hpp"
 #include "sim/workload_gen.hpp"
 
 namespace {
+
+const flint::cli::Cli kCli("flint-disturb");
+using flint::cli::Fmt;
 
 using flint::model::BurstPlacement;
 
@@ -34,34 +38,6 @@ options:
   --help           this text
 )";
 
-[[noreturn]] void Fail(const std::string& msg) {
-  std::cerr << "flint-disturb: " << msg << "\n(flint-disturb --help lists the options)\n";
-  std::exit(2);
-}
-
-std::vector<std::string> SplitComma(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    if (item.empty()) Fail("empty item in list '" + s + "'");
-    out.push_back(item);
-  }
-  return out;
-}
-
-uint64_t ParseU64(const std::string& flag, const std::string& s) {
-  if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos) {
-    Fail(flag + " needs a decimal number, not '" + s + "'");
-  }
-  return std::stoull(s);
-}
-
-std::string Fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
 
 }  // namespace
 
@@ -74,7 +50,7 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&]() -> std::string {
-      if (i + 1 >= argc) Fail(a + " needs a value");
+      if (i + 1 >= argc) kCli.Fail(a + " needs a value");
       return argv[++i];
     };
     if (a == "--help") {
@@ -83,28 +59,28 @@ int main(int argc, char** argv) {
     } else if (a == "--config") {
       config = value();
     } else if (a == "--models") {
-      models = SplitComma(value());
+      models = kCli.List(a, value());
     } else if (a == "--batches") {
       batches.clear();
-      for (const std::string& b : SplitComma(value())) batches.push_back(ParseU64(a, b));
+      for (const std::string& b : kCli.List(a, value())) batches.push_back(kCli.U64(a, b));
     } else if (a == "--steps") {
-      steps = ParseU64(a, value());
-      if (steps == 0) Fail("--steps must be at least 1");
+      steps = kCli.U64(a, value());
+      if (steps == 0) kCli.Fail("--steps must be at least 1");
     } else if (a == "--seed") {
-      seed = ParseU64(a, value());
+      seed = kCli.U64(a, value());
     } else if (a == "--skew") {
       const std::string v = value();
       char* end = nullptr;
       skew = std::strtod(v.c_str(), &end);
-      if (end == v.c_str() || *end != '\0' || !(skew >= 0)) Fail("--skew needs a number >= 0");
+      if (end == v.c_str() || *end != '\0' || !(skew >= 0)) kCli.Fail("--skew needs a number >= 0");
     } else if (a == "--out") {
       out_path = value();
     } else {
-      Fail("unknown option '" + a + "'");
+      kCli.Fail("unknown option '" + a + "'");
     }
   }
   const flint::Config* cfg = flint::FindConfig(config);
-  if (cfg == nullptr) Fail("unknown config '" + config + "' (small, medium, paper)");
+  if (cfg == nullptr) kCli.Fail("unknown config '" + config + "' (small, medium, paper)");
   if (models.empty()) {
     // The public models; the tiny ones exist for RTL runs at small/medium.
     for (const auto& m : flint::sim::AllModels()) {
@@ -129,7 +105,7 @@ int main(int argc, char** argv) {
      << "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|\n";
   for (const std::string& name : models) {
     const flint::sim::ModelShape* shape = flint::sim::FindModel(name);
-    if (shape == nullptr) Fail("unknown model '" + name + "'");
+    if (shape == nullptr) kCli.Fail("unknown model '" + name + "'");
     for (uint64_t batch : batches) {
       flint::sim::DecodeOptions opt;
       opt.batch = static_cast<uint32_t>(batch);
@@ -155,7 +131,7 @@ int main(int argc, char** argv) {
     std::cout << md.str();
   } else {
     std::ofstream f(out_path);
-    if (!f) Fail("cannot write '" + out_path + "'");
+    if (!f) kCli.Fail("cannot write '" + out_path + "'");
     f << md.str();
     std::cerr << "flint-disturb: wrote " << out_path << "\n";
   }

@@ -12,10 +12,14 @@
 #include <vector>
 
 #include "flint_config.hpp"
+#include "sim/tools/cli.hpp"
 #include "sim/progq_demand.hpp"
 #include "sim/workload_gen.hpp"
 
 namespace {
+
+const flint::cli::Cli kCli("flint-progq-demand");
+using flint::cli::Fmt;
 
 namespace fs = flint::sim;
 
@@ -43,35 +47,6 @@ options:
   --help           this text
 )";
 
-[[noreturn]] void Fail(const std::string& msg) {
-  std::cerr << "flint-progq-demand: " << msg << "\n(flint-progq-demand --help lists the options)\n";
-  std::exit(2);
-}
-
-uint64_t ParseU64(const std::string& flag, const std::string& s) {
-  if (s.empty() || s.size() > 19 || s.find_first_not_of("0123456789") != std::string::npos) {
-    Fail(flag + " needs a decimal number, not '" + s + "'");
-  }
-  return std::stoull(s);
-}
-
-std::vector<std::string> SplitList(const std::string& flag, const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    if (item.empty()) Fail(flag + " has an empty item in '" + s + "'");
-    out.push_back(item);
-  }
-  if (out.empty()) Fail(flag + " needs at least one item");
-  return out;
-}
-
-std::string Fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
 
 struct Run {
   std::string model;
@@ -94,7 +69,7 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&]() -> std::string {
-      if (i + 1 >= argc) Fail(a + " needs a value");
+      if (i + 1 >= argc) kCli.Fail(a + " needs a value");
       return argv[++i];
     };
     if (a == "--help") {
@@ -103,33 +78,33 @@ int main(int argc, char** argv) {
     } else if (a == "--config") {
       config = value();
     } else if (a == "--models") {
-      models = SplitList(a, value());
+      models = kCli.List(a, value());
     } else if (a == "--batch") {
-      batch = ParseU64(a, value());
-      if (batch == 0) Fail("--batch must be at least 1");
+      batch = kCli.U64(a, value());
+      if (batch == 0) kCli.Fail("--batch must be at least 1");
     } else if (a == "--queues") {
       queues.clear();
-      for (const std::string& q : SplitList(a, value())) {
-        const uint64_t k = ParseU64(a, q);
-        if (k == 0 || k > 1u << 20) Fail("--queues: a depth of " + q + " pages is out of range");
+      for (const std::string& q : kCli.List(a, value())) {
+        const uint64_t k = kCli.U64(a, q);
+        if (k == 0 || k > 1u << 20) kCli.Fail("--queues: a depth of " + q + " pages is out of range");
         queues.push_back(static_cast<uint32_t>(k));
       }
     } else if (a == "--scrub") {
       policies.clear();
-      for (const std::string& p : SplitList(a, value())) {
+      for (const std::string& p : kCli.List(a, value())) {
         try {
           policies.push_back(fs::ParseScrubPolicy(p));
         } catch (const std::invalid_argument& e) {
-          Fail(e.what());
+          kCli.Fail(e.what());
         }
       }
     } else if (a == "--idle") {
       idles.clear();
-      for (const std::string& f : SplitList(a, value())) {
+      for (const std::string& f : kCli.List(a, value())) {
         char* end = nullptr;
         const double v = std::strtod(f.c_str(), &end);
         if (end == f.c_str() || *end != '\0' || !(v >= 0 && v < 1)) {
-          Fail("--idle needs fractions in [0, 1), not '" + f + "'");
+          kCli.Fail("--idle needs fractions in [0, 1), not '" + f + "'");
         }
         idles.push_back(v);
       }
@@ -138,23 +113,23 @@ int main(int argc, char** argv) {
       char* end = nullptr;
       pace = std::strtod(f.c_str(), &end);
       if (end == f.c_str() || *end != '\0' || !(pace >= 1.0 && pace <= 100.0)) {
-        Fail("--pace needs a number in [1, 100], not '" + f + "'");
+        kCli.Fail("--pace needs a number in [1, 100], not '" + f + "'");
       }
     } else if (a == "--copies") {
-      copies = ParseU64(a, value());
-      if (copies == 0) Fail("--copies must be at least 1");
+      copies = kCli.U64(a, value());
+      if (copies == 0) kCli.Fail("--copies must be at least 1");
     } else if (a == "--seed") {
-      seed = ParseU64(a, value());
+      seed = kCli.U64(a, value());
     } else if (a == "--out") {
       out_path = value();
     } else if (a == "--json") {
       json_path = value();
     } else {
-      Fail("unknown option '" + a + "'");
+      kCli.Fail("unknown option '" + a + "'");
     }
   }
   const flint::Config* cfg = flint::FindConfig(config);
-  if (cfg == nullptr) Fail("unknown config '" + config + "'");
+  if (cfg == nullptr) kCli.Fail("unknown config '" + config + "'");
   if (copies == 0) copies = cfg->planes + 1;
   if (models.empty()) {
     for (const auto& m : fs::AllModels()) {
@@ -168,7 +143,7 @@ int main(int argc, char** argv) {
   std::vector<Run> runs;
   for (const std::string& name : models) {
     const fs::ModelShape* shape = fs::FindModel(name);
-    if (shape == nullptr) Fail("unknown model '" + name + "'");
+    if (shape == nullptr) kCli.Fail("unknown model '" + name + "'");
     fs::DecodeOptions o;
     o.batch = static_cast<uint32_t>(batch);
     o.steps = 64;
@@ -177,7 +152,7 @@ int main(int argc, char** argv) {
     try {
       gen = std::make_unique<fs::DecodeGenerator>(*shape, *cfg, o);
     } catch (const std::exception& e) {
-      Fail(name + ": " + e.what());
+      kCli.Fail(name + ": " + e.what());
     }
     for (fs::ScrubPolicy p : policies) {
      for (double idle : idles) {
@@ -289,7 +264,7 @@ int main(int argc, char** argv) {
   js << "]\n}\n";
   if (!json_path.empty()) {
     std::ofstream f(json_path);
-    if (!f) Fail("cannot write '" + json_path + "'");
+    if (!f) kCli.Fail("cannot write '" + json_path + "'");
     f << js.str();
     std::cerr << "flint-progq-demand: wrote " << json_path << "\n";
   }
@@ -297,7 +272,7 @@ int main(int argc, char** argv) {
     std::cout << md.str();
   } else {
     std::ofstream f(out_path);
-    if (!f) Fail("cannot write '" + out_path + "'");
+    if (!f) kCli.Fail("cannot write '" + out_path + "'");
     f << md.str();
     std::cerr << "flint-progq-demand: wrote " << out_path << "\n";
   }

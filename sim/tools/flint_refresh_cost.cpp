@@ -11,10 +11,14 @@
 #include <vector>
 
 #include "flint_config.hpp"
+#include "sim/tools/cli.hpp"
 #include "sim/refresh_cost.hpp"
 #include "sim/workload_gen.hpp"
 
 namespace {
+
+const flint::cli::Cli kCli("flint-refresh-cost");
+using flint::cli::Fmt;
 
 using flint::sim::RefreshMode;
 
@@ -35,23 +39,6 @@ options:
   --help           this text
 )";
 
-[[noreturn]] void Fail(const std::string& msg) {
-  std::cerr << "flint-refresh-cost: " << msg << "\n(flint-refresh-cost --help lists the options)\n";
-  std::exit(2);
-}
-
-uint64_t ParseU64(const std::string& flag, const std::string& s) {
-  if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos) {
-    Fail(flag + " needs a decimal number, not '" + s + "'");
-  }
-  return std::stoull(s);
-}
-
-std::string Fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
 
 // One mode's result as a JSON object (cycles as counted; times and ratios derived).
 std::string ModeJson(const flint::sim::RefreshCostResult& r, double cycle_s) {
@@ -78,7 +65,7 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&]() -> std::string {
-      if (i + 1 >= argc) Fail(a + " needs a value");
+      if (i + 1 >= argc) kCli.Fail(a + " needs a value");
       return argv[++i];
     };
     if (a == "--help") {
@@ -91,29 +78,29 @@ int main(int argc, char** argv) {
       std::string m;
       while (std::getline(ss, m, ',')) models.push_back(m);
     } else if (a == "--batch") {
-      batch = ParseU64(a, value());
+      batch = kCli.U64(a, value());
     } else if (a == "--placement") {
       placement = value();
     } else if (a == "--max-steps") {
-      max_steps = ParseU64(a, value());
-      if (max_steps == 0) Fail("--max-steps must be at least 1");
+      max_steps = kCli.U64(a, value());
+      if (max_steps == 0) kCli.Fail("--max-steps must be at least 1");
     } else if (a == "--seed") {
-      seed = ParseU64(a, value());
+      seed = kCli.U64(a, value());
     } else if (a == "--out") {
       out_path = value();
     } else if (a == "--json") {
       json_path = value();
     } else {
-      Fail("unknown option '" + a + "'");
+      kCli.Fail("unknown option '" + a + "'");
     }
   }
   const flint::Config* cfg = flint::FindConfig(config);
-  if (cfg == nullptr) Fail("unknown config '" + config + "' (small, medium, paper)");
+  if (cfg == nullptr) kCli.Fail("unknown config '" + config + "' (small, medium, paper)");
   flint::model::BurstPlacement pl{};
   try {
     pl = flint::model::ParseBurstPlacement(placement);
   } catch (const std::invalid_argument& e) {
-    Fail(e.what());
+    kCli.Fail(e.what());
   }
   if (models.empty()) {
     for (const auto& m : flint::sim::AllModels()) {
@@ -142,7 +129,7 @@ int main(int argc, char** argv) {
      << "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
   for (const std::string& name : models) {
     const flint::sim::ModelShape* shape = flint::sim::FindModel(name);
-    if (shape == nullptr) Fail("unknown model '" + name + "'");
+    if (shape == nullptr) kCli.Fail("unknown model '" + name + "'");
     flint::sim::DecodeOptions o;
     o.batch = static_cast<uint32_t>(batch);
     o.steps = 64;
@@ -189,7 +176,7 @@ int main(int argc, char** argv) {
         "Why the figures here differ: docs/refresh.md and docs/evaluation.md.\n";
   if (!json_path.empty()) {
     std::ofstream f(json_path);
-    if (!f) Fail("cannot write '" + json_path + "'");
+    if (!f) kCli.Fail("cannot write '" + json_path + "'");
     f << js.str();
     std::cerr << "flint-refresh-cost: wrote " << json_path << "\n";
   }
@@ -197,7 +184,7 @@ int main(int argc, char** argv) {
     std::cout << md.str();
   } else {
     std::ofstream f(out_path);
-    if (!f) Fail("cannot write '" + out_path + "'");
+    if (!f) kCli.Fail("cannot write '" + out_path + "'");
     f << md.str();
     std::cerr << "flint-refresh-cost: wrote " << out_path << "\n";
   }
