@@ -513,8 +513,9 @@ module flint_refresh_die #(
 
   // --- the rotation -----------------------------------------------------------------------------
   // The next source: among planes not yet a source this pass (all if none is left), the first
-  // after the last source that is due, else the first after it.
-  logic [PPlBits-1:0] pick;
+  // after the last source that is due, else the first after it. Looked for one plane a cycle,
+  // a pass for due planes and then one for any (up to 2 x PhysPl cycles, once a rotation step):
+  // the whole rotate-and-prioritize in one cycle was the die's longest logic path at paper.
   logic [PhysPl-1:0] cand;
   always_comb begin
     cand = ~visited_q;
@@ -523,17 +524,15 @@ module flint_refresh_die #(
       cand = '1;
       cand[p_q] = 1'b0;
     end
-    // The k-th plane after rr_q, from the far end down, so the nearest one wins.
-    pick = p_q;
-    for (int unsigned k = PhysPl; k > 0; k--) begin
-      if (cand[(32'(rr_q) + k) % PhysPl]) pick = PPlBits'((32'(rr_q) + k) % PhysPl);
-    end
-    for (int unsigned k = PhysPl; k > 0; k--) begin
-      if (cand[(32'(rr_q) + k) % PhysPl] && due_q[(32'(rr_q) + k) % PhysPl]) begin
-        pick = PPlBits'((32'(rr_q) + k) % PhysPl);
-      end
-    end
   end
+  logic [PPlBits-1:0] ch_p_q, ch_n_q;  // the plane looked at; planes looked at this pass
+  logic ch_pass_q;                     // 0: due planes only; 1: any candidate
+  logic ch_hit;
+  logic [PPlBits-1:0] pick, rr_next, ch_next;
+  assign rr_next = (32'(rr_q) + 1 >= PhysPl) ? '0 : rr_q + 1'b1;
+  assign ch_next = (32'(ch_p_q) + 1 >= PhysPl) ? '0 : ch_p_q + 1'b1;
+  assign ch_hit = st_q == StChoose && cand[ch_p_q] && (ch_pass_q || due_q[ch_p_q]);
+  assign pick = ch_p_q;
 
   logic copy_done;
   assign copy_done = all_queued && pq_occ == '0 && pg_q == PgIdle && !pq_valid &&
@@ -542,7 +541,7 @@ module flint_refresh_die #(
     st_d = st_q;
     unique case (st_q)
       StOff:    if (enable_i && Mode == 0) st_d = StChoose;
-      StChoose: st_d = StQuery;
+      StChoose: if (ch_hit) st_d = StQuery;
       StQuery:  if (32'(idx_q) == Blocks && !rc_wait_q) st_d = StAlloc;
       StAlloc:  if (32'(idx_q) == Blocks && !rc_wait_q) st_d = StCopy;
       StCopy:   if (copy_done) st_d = StCommit;
@@ -655,6 +654,9 @@ module flint_refresh_die #(
       owed_q <= '0;
       pace_q <= '0;
       sc_steal_q <= 1'b0;
+      ch_p_q <= '0;
+      ch_n_q <= '0;
+      ch_pass_q <= 1'b0;
       pg_q <= PgIdle;
       pg_y_q <= '0;
       pg_page_q <= '0;
@@ -686,6 +688,21 @@ module flint_refresh_die #(
           pace_q <= pace_q + 1'b1;
         end
       end
+      // The source scan: from the plane after the last source, due planes first.
+      if (st_d == StChoose && st_q != StChoose) begin
+        ch_p_q <= rr_next;
+        ch_n_q <= '0;
+        ch_pass_q <= 1'b0;
+      end else if (st_q == StChoose && !ch_hit) begin
+        if (32'(ch_n_q) + 1 >= PhysPl) begin
+          ch_p_q <= rr_next;
+          ch_n_q <= '0;
+          ch_pass_q <= 1'b1;
+        end else begin
+          ch_p_q <= ch_next;
+          ch_n_q <= ch_n_q + 1'b1;
+        end
+      end
       if (sc_q == ScIdle && sc_d == ScFind) sc_steal_q <= !idle_enough;
       if (sc_q == ScDone && sc_d == ScFind) sc_steal_q <= 1'b0;  // idle again: an idle scrub
       // Relocation and counter commands: one in flight each.
@@ -705,7 +722,7 @@ module flint_refresh_die #(
         end
       end
       unique case (st_q)
-        StChoose: begin
+        StChoose: if (ch_hit) begin
           s_q <= pick;
           rr_q <= pick;
           if ((~visited_q & ~(PhysPl'(1) << p_q)) == '0) visited_q <= PhysPl'(1) << pick;
@@ -878,6 +895,9 @@ module flint_refresh_die #(
   `FLINT_ASSERT_IMPLY(NoForkLineBeforeLookup, fk_q == FkRead, !(fork_valid_i &&
                       fork_lplane_i == ls_q && copying))
 
+  // The second pass of the source scan always finds a candidate.
+  `FLINT_ASSERT_IMPLY(ChooseFinds, st_q == StChoose && ch_pass_q && 32'(ch_n_q) + 1 >= PhysPl,
+                      ch_hit)
   // A steal only when the copy is behind its pace and the phantom has nothing queued.
   `FLINT_ASSERT_IMPLY(StealOnlyBehind, sc_q == ScIdle && sc_d == ScFind && !idle_enough,
                       steal_due)
