@@ -25,6 +25,7 @@ class Rotation {
       : cfg_(cfg), opt_(opt), live_(live), r_(r), next_(live, 0), senses_(live, 0),
         scrub_senses_(live, 0), base_(cfg.planes, std::vector<uint64_t>(live, 0)),
         xfer_((cfg.page_bytes + cfg.die_io_bytes_per_cycle - 1) / cfg.die_io_bytes_per_cycle),
+        pace_cycles_(opt.pace * static_cast<double>(cfg.t_prog_cycles + xfer_)),
         blocks_left_(live) {}
 
   bool done() const { return r_->copies >= opt_.copies; }
@@ -73,8 +74,7 @@ class Rotation {
         engine_free_ > t + period) {
       return false;
     }
-    const double page_cycles = opt_.pace * static_cast<double>(cfg_.t_prog_cycles + xfer_);
-    return static_cast<double>(opened_) < static_cast<double>(t - copy_start_) / page_cycles + 1;
+    return static_cast<double>(opened_) < static_cast<double>(t - copy_start_) / pace_cycles_ + 1;
   }
 
   bool CanScrub() const {
@@ -109,16 +109,19 @@ class Rotation {
   void Finish(uint64_t t) {
     Occupy(t);
     if (copying_) r_->copying_cycles += t - copy_start_;
-    for (uint32_t l = 0; l < cfg_.planes; ++l) {
-      const bool src = copying_ && l == source_;
-      for (uint64_t k = 0; k < live_; ++k) {
-        r_->max_block_count = std::max(
-            r_->max_block_count, senses_[k] - base_[l][k] + (src ? scrub_senses_[k] : 0));
-      }
-    }
+    for (uint32_t l = 0; l < cfg_.planes; ++l) CountPlane(l, copying_ && l == source_);
   }
 
  private:
+  // The read counts logical plane l's blocks hold now, into the highest seen; the source's also
+  // carry the scrubber's senses.
+  void CountPlane(uint32_t l, bool source) {
+    for (uint64_t k = 0; k < live_; ++k) {
+      r_->max_block_count = std::max(
+          r_->max_block_count, senses_[k] - base_[l][k] + (source ? scrub_senses_[k] : 0));
+    }
+  }
+
   void Occupy(uint64_t t) {
     r_->occupancy_integral += static_cast<double>(slots_.size()) * static_cast<double>(t - occ_t_);
     occ_t_ = t;
@@ -148,12 +151,9 @@ class Rotation {
   void Switch(uint64_t at) {
     // The bursts of the last period before the switch may count on the old base: a count
     // is high by at most one, never low.
-    for (uint64_t k = 0; k < live_; ++k) {
-      r_->max_block_count =
-          std::max(r_->max_block_count, senses_[k] - base_[source_][k] + scrub_senses_[k]);
-      base_[source_][k] = senses_[k];
-      scrub_senses_[k] = 0;
-    }
+    CountPlane(source_, true);
+    base_[source_] = senses_;
+    std::fill(scrub_senses_.begin(), scrub_senses_.end(), 0);
     const uint64_t copy = at - copy_start_;
     r_->copy_cycles_sum += copy;
     r_->copy_cycles_max = std::max(r_->copy_cycles_max, copy);
@@ -185,6 +185,7 @@ class Rotation {
   std::vector<uint64_t> scrub_senses_;  // the scrubber's extra senses of the source's blocks
   std::vector<std::vector<uint64_t>> base_;  // senses_ when each logical plane last switched in
   uint64_t xfer_;
+  double pace_cycles_;  // kSteal: a page every this many cycles of the copy
   uint64_t blocks_left_;
   uint64_t cursor_ = 0;
   uint64_t opened_ = 0;  // pages of this copy read into the queue
@@ -231,6 +232,10 @@ ProgqDemandResult RunProgqDemand(const DecodeGenerator& gen, const Config& cfg,
     for (uint64_t b : StackBurstsOfStep(gen, gen.Plan(s), opt.stack)) {
       steps[s].push_back(model::PlaceBurst(opt.placement, b, stack_bursts, cfg.blocks, cfg.pages));
     }
+    if (steps[s].empty()) {
+      throw std::invalid_argument("program-queue demand: decode step " + std::to_string(s) +
+                                  " reads nothing on the stack");
+    }
   }
   ProgqDemandResult r;
   r.live_blocks = model::LiveBlocks(stack_bursts, cfg.pages);
@@ -268,9 +273,6 @@ ProgqDemandResult RunProgqDemand(const DecodeGenerator& gen, const Config& cfg,
       } else {
         t = gap_end;
       }
-    }
-    if (step.empty()) {
-      throw std::invalid_argument("program-queue demand: the workload reads nothing on the stack");
     }
   }
   rot.AdvanceTo(t);

@@ -29,6 +29,16 @@ class Cli {
     return std::stoull(s);
   }
 
+  // A whole decimal number (the caller checks its range).
+  double Real(const std::string& flag, const std::string& s) const {
+    char* end = nullptr;
+    const double v = std::strtod(s.c_str(), &end);
+    if (s.empty() || end != s.c_str() + s.size()) {
+      Fail(flag + " needs a number, not '" + s + "'");
+    }
+    return v;
+  }
+
   // Comma-separated items, none empty.
   std::vector<std::string> List(const std::string& flag, const std::string& s) const {
     std::vector<std::string> out;

@@ -86,7 +86,7 @@ int main(int argc, char** argv) {
       queues.clear();
       for (const std::string& q : kCli.List(a, value())) {
         const uint64_t k = kCli.U64(a, q);
-        if (k == 0 || k > 1u << 20) kCli.Fail("--queues: a depth of " + q + " pages is out of range");
+        if (k == 0 || k > 1u << 20) kCli.Fail("--queues: a depth of " + q + " pages is too large");
         queues.push_back(static_cast<uint32_t>(k));
       }
     } else if (a == "--scrub") {
@@ -101,18 +101,14 @@ int main(int argc, char** argv) {
     } else if (a == "--idle") {
       idles.clear();
       for (const std::string& f : kCli.List(a, value())) {
-        char* end = nullptr;
-        const double v = std::strtod(f.c_str(), &end);
-        if (end == f.c_str() || *end != '\0' || !(v >= 0 && v < 1)) {
-          kCli.Fail("--idle needs fractions in [0, 1), not '" + f + "'");
-        }
+        const double v = kCli.Real(a, f);
+        if (!(v >= 0 && v < 1)) kCli.Fail("--idle needs fractions in [0, 1), not '" + f + "'");
         idles.push_back(v);
       }
     } else if (a == "--pace") {
       const std::string f = value();
-      char* end = nullptr;
-      pace = std::strtod(f.c_str(), &end);
-      if (end == f.c_str() || *end != '\0' || !(pace >= 1.0 && pace <= 100.0)) {
+      pace = kCli.Real(a, f);
+      if (!(pace >= 1.0 && pace <= 100.0)) {
         kCli.Fail("--pace needs a number in [1, 100], not '" + f + "'");
       }
     } else if (a == "--copies") {
@@ -154,26 +150,27 @@ int main(int argc, char** argv) {
     } catch (const std::exception& e) {
       kCli.Fail(name + ": " + e.what());
     }
+    // A copy that cannot keep up stops the run at 4x the program-bound time of the pass.
+    const uint64_t live = flint::model::LiveBlocks(
+        gen->striping().BurstsOn(gen->layout().total_bursts(), 0), cfg->pages);
+    const uint64_t max_cycles =
+        4 * copies * live * (cfg->pages * (cfg->t_prog_cycles + xfer) + cfg->t_erase_cycles);
     for (fs::ScrubPolicy p : policies) {
-     for (double idle : idles) {
-      for (uint32_t k : queues) {
-        fs::ProgqDemandOptions po;
-        po.queue_pages = k;
-        po.scrub = p;
-        po.idle_fraction = idle;
-        po.pace = pace;
-        po.copies = copies;
-        // A copy that cannot keep up stops the run at 4x the program-bound time of the pass.
-        const uint64_t live = flint::model::LiveBlocks(
-            gen->striping().BurstsOn(gen->layout().total_bursts(), 0), cfg->pages);
-        po.max_cycles = 4 * copies * live *
-                        (cfg->pages * (cfg->t_prog_cycles + xfer) + cfg->t_erase_cycles);
-        Run run{name, p, idle, k, fs::RunProgqDemand(*gen, *cfg, po)};
-        std::cerr << "flint-progq-demand: " << name << " " << fs::ToString(p) << " idle " << idle
-                  << " K=" << k << ": " << run.r.copies << "/" << copies << " copies\n";
-        runs.push_back(run);
+      for (double idle : idles) {
+        for (uint32_t k : queues) {
+          fs::ProgqDemandOptions po;
+          po.queue_pages = k;
+          po.scrub = p;
+          po.idle_fraction = idle;
+          po.pace = pace;
+          po.copies = copies;
+          po.max_cycles = max_cycles;
+          Run run{name, p, idle, k, fs::RunProgqDemand(*gen, *cfg, po)};
+          std::cerr << "flint-progq-demand: " << name << " " << fs::ToString(p) << " idle "
+                    << idle << " K=" << k << ": " << run.r.copies << "/" << copies << " copies\n";
+          runs.push_back(run);
+        }
       }
-     }
     }
   }
 
@@ -198,9 +195,11 @@ int main(int argc, char** argv) {
      << "| model | scrub | idle | queue (pages) | copies | copy / program-bound | phantom busy | "
         "forks offered | taken | dropped | scrubbed (idle / stolen) | foreground stall | "
         "lambda (pages/s) | L (pages) | W (us) | lambda W / L | peak | max count / limit |\n"
-     << "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+     << "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+        "---:|\n";
   js << "{\n\"kind\": \"measured\",\n\"source\": \"" << cmd.str() << " (make progq-demand)\",\n"
-     << "\"config\": \"" << config << "\",\n\"batch\": " << batch << ",\n\"pace\": " << pace << ",\n\"disturb_limit\": " << cfg->disturb_limit << ",\n\"sweep\": [";
+     << "\"config\": \"" << config << "\",\n\"batch\": " << batch << ",\n\"pace\": " << pace
+     << ",\n\"disturb_limit\": " << cfg->disturb_limit << ",\n\"sweep\": [";
   // The sizing run for per_die: the largest queue under steal of the model with the most
   // arrivals (the oversized queue the schema asks for).
   const Run* sizing = nullptr;
