@@ -4,6 +4,7 @@
   cannot parse is dropped from the list, so a broken one fails here);
 - every rtl/<area>/flint_*.sv is in its area's core, once, and every module a core's module
   instantiates is in that core or one it depends on (the hierarchy the RTL has, not a guess);
+- the synth target of the common blocks gives a Yosys netlist;
 - the lint target of the stack top (Verilator -Wall --assert at config small, the generated
   config package through the core generator) passes through `fusesoc run`, and the same target
   fails on a core whose module carries a lint error.
@@ -96,6 +97,12 @@ def main():
                     "flint:flint:top")
         check(p.returncode == 0, "fusesoc run --target lint flint:flint:top (Verilator -Wall)"
               + ("" if p.returncode == 0 else "\n" + (p.stdout + p.stderr)[-3000:]))
+        p = fusesoc("run", "--no-export", "--work-root", str(tmp / "synth"), "--target", "synth",
+                    "flint:flint:common")
+        log = tmp / "synth" / "yosys.log"
+        check(p.returncode == 0 and log.exists() and "=== flint_fifo ===" in log.read_text()
+              and (tmp / "synth" / "flint_flint_common_0.1.json").exists(),
+              "fusesoc run --target synth flint:flint:common: Yosys netlist and cell count")
         # The same flow must be able to fail: a module with an unused input under -Wall.
         lib = tmp / "lib"
         lib.mkdir()
