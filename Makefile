@@ -103,9 +103,11 @@ results: build
 	@python3 scripts/plot_results.py docs/results.json docs/results_deep_queue.json \
 	  --out docs/results.png
 
-# The RTL beside its model and H3 at small (docs/results_rtl.md): a few minutes.
+# The RTL beside its model and H3 at small (docs/results_rtl.md): a few minutes; one Dask job a
+# point (WORKERS, SCHEDULER, RESUME=1 as for make regress).
 results-rtl: build
-	@python3 scripts/evaluate_rtl.py --build $(BUILD) --out docs/results_rtl.md
+	@python3 scripts/evaluate_rtl.py --build $(BUILD) --out docs/results_rtl.md \
+	  --workers $(WORKERS) $(if $(SCHEDULER),--scheduler $(SCHEDULER)) $(if $(RESUME),--resume)
 
 report: configure
 	@python3 scripts/ftl_report.py --gen $(BUILD)/gen --out docs/ftl_metadata.md
