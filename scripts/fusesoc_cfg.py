@@ -2,9 +2,9 @@
 """FuseSoC generator (flint:flint:cfg_gen): the config package flint_cfg_pkg for one of
 configs/*.toml, made by scripts/gen_config.py (the one source of truth), as a generated core.
 
-FuseSoC calls it as `fusesoc_cfg.py INPUT.yml` in the generator's work folder; INPUT.yml names
-the core to write (vlnv) and the parameters ({config: small}). Writes <config>/flint_cfg_pkg.sv
-and flint_cfg.core there.
+usage: fusesoc_cfg.py INPUT.yml
+FuseSoC calls it so, in the generator's work folder; INPUT.yml names the core to write (vlnv)
+and the parameters ({config: small}). Writes <config>/flint_cfg_pkg.sv and flint_cfg.core there.
 """
 import pathlib
 import subprocess

@@ -14,6 +14,7 @@ for arg in "$@"; do
     --plots) PLOTS=1 ;;
     --coverage) ;;
     --pictures) PICTURES=1 ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "setup: unknown option '$arg' (--gui, --plots, --coverage, --pictures)" >&2; exit 2 ;;
   esac
 done
