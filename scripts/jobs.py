@@ -192,13 +192,10 @@ def _run_serial(todo, results, label, quiet):
 
 def _run_dask(todo, results, workers, scheduler, label, quiet):
     try:
-        import cloudpickle
         import distributed
     except ImportError:
         sys.exit("jobs: Dask is not installed (scripts/setup.sh installs dask[distributed] from "
                  "PyPI); --workers 0 runs the jobs serially without it")
-    # Workers import nothing of FLINT: this module travels with the task, by value.
-    cloudpickle.register_pickle_by_value(sys.modules[__name__])
     cluster = None
     if scheduler:
         client = distributed.Client(scheduler, timeout="30s")
@@ -209,6 +206,12 @@ def _run_dask(todo, results, workers, scheduler, label, quiet):
                                            silence_logs=logging.ERROR)
         client = distributed.Client(cluster)
     try:
+        if scheduler:
+            # A cluster's workers need nothing of FLINT installed: this module goes to each of
+            # them (and to any that joins later), so the tasks below unpickle there. Local
+            # workers inherit this process's import path; there the scheduler runs in this
+            # process, and an upload would reload this very module.
+            client.upload_file(__file__)
         slots = sum(w.get("nthreads", 1)
                     for w in client.scheduler_info()["workers"].values()) or 1
         prog = Progress(label, len(todo), slots, quiet)

@@ -64,6 +64,47 @@ def sweep(tmp):
     print(f"     sweep: serial {t_serial:.1f} s, 2 workers {t_par:.1f} s (with cluster start)")
 
 
+def cluster(tmp):
+    """The same job list on a running Dask scheduler with workers of its own (what a cluster is),
+    all on 127.0.0.1 and stopped at the end: the one setting is the scheduler's address."""
+    sfile = tmp / "scheduler.json"
+    procs = [subprocess.Popen(["dask", "scheduler", "--host", "127.0.0.1", "--port", "0",
+                               "--no-dashboard", "--scheduler-file", str(sfile)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+    try:
+        for _ in range(300):
+            if sfile.exists() and sfile.stat().st_size > 0:
+                break
+            time.sleep(0.1)
+        address = json.loads(sfile.read_text())["address"]
+        procs.append(subprocess.Popen(["dask", "worker", "--scheduler-file", str(sfile),
+                                       "--nworkers", "2", "--nthreads", "1", "--no-dashboard",
+                                       "--host", "127.0.0.1"],
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        import distributed
+        with distributed.Client(address, timeout="30s") as c:
+            c.wait_for_workers(2, timeout=60)
+        serial = jobs.run(sweep_jobs(tmp / "serial"), workers=0, quiet=True)
+        os.environ["FLINT_SCHEDULER"] = address
+        try:
+            remote = jobs.run(sweep_jobs(tmp / "remote"), quiet=True)
+        finally:
+            del os.environ["FLINT_SCHEDULER"]
+        hosts = {r.host for r in remote}
+        check(all(r.ok for r in remote) and merged(remote) == merged(serial)
+              and len(merged(remote)) == 8,
+              f"cluster: FLINT_SCHEDULER={address} runs the same sweep on the scheduler's "
+              f"workers ({len(hosts)} used), equal to the serial run")
+    finally:
+        for p in reversed(procs):
+            p.terminate()
+        for p in procs:
+            try:
+                p.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                p.kill()
+
+
 def fake_exe(path):
     """A stand-in Catch2 binary: two [random] cases; 'fake: b' fails at seed 2."""
     path.write_text("#!/usr/bin/env python3\nimport os, sys, time\n"
@@ -148,7 +189,7 @@ def cli(tmp):
 def main():
     with tempfile.TemporaryDirectory(prefix="flint-jobs-test-") as t:
         tmp = pathlib.Path(t)
-        for part in (sweep, regression, resume, cli):
+        for part in (sweep, regression, resume, cluster, cli):
             d = tmp / part.__name__
             d.mkdir()
             part(d)
