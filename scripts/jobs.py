@@ -117,7 +117,8 @@ class Progress:
     elsewhere (CI logs, make's pipes) a line every `every` seconds and at the end."""
 
     def __init__(self, label, total, slots, quiet=False, every=10.0):
-        self.label, self.total, self.slots, self.quiet, self.every = label, total, slots, quiet, every
+        self.label, self.total, self.slots = label, total, slots
+        self.quiet, self.every = quiet, every
         self.done = self.failed = self.running = 0
         self.t0 = time.time()
         self.last = 0.0
@@ -130,6 +131,10 @@ class Progress:
             left = _dur(el / self.done * (self.total - self.done))
         return (f"{self.label}: {self.done}/{self.total} done, {self.running} running, "
                 f"{self.failed} failed, {_dur(el)} elapsed, ~{left} left")
+
+    def due(self):
+        """Whether show() would print now (so a caller asks the scheduler only then)."""
+        return not self.quiet and (self.tty or time.time() - self.last >= self.every)
 
     def show(self, final=False):
         if self.quiet:
@@ -232,7 +237,13 @@ def _run_dask(todo, results, workers, scheduler, label, quiet):
             results[j.name] = r
             prog.done += 1
             prog.failed += not r.ok
-            prog.running = min(slots, len(pending))
+            if prog.due():
+                try:  # tasks the workers hold now (a worker may hold one queued beside its own)
+                    held = sum(len(v) for v in client.processing().values())
+                    prog.slots = sum(client.nthreads().values()) or prog.slots  # workers join
+                    prog.running = min(held, prog.slots)
+                except Exception:  # noqa: BLE001 (a progress line is not worth a failure)
+                    prog.running = min(slots, len(pending))
             prog.show()
         prog.running = 0
         prog.show(final=True)

@@ -45,7 +45,8 @@ def main():
     # The check must be able to fail.
     a, b = sorted(rtl)[0]
     dropped = re.sub(rf"\n\s*{a}\s*->\s*{b};", "\n", text)
-    added = text.replace("flint_top -> flint_bbc;", "flint_top -> flint_bbc;\n  flint_top -> flint_fifo;")
+    added = text.replace("flint_top -> flint_bbc;",
+                         "flint_top -> flint_bbc;\n  flint_top -> flint_fifo;")
     for name, t in (("an edge dropped", dropped), ("an edge added", added)):
         ok = bool(differences(t, rtl))
         print(("ok   " if ok else "FAIL ") + f"a diagram with {name} is refused")
