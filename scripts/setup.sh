@@ -87,7 +87,7 @@ fi
 # test) from PyPI; make test needs both.
 pip_need=()
 python3 -c 'import distributed' 2>/dev/null || pip_need+=("dask[distributed]")
-command -v fusesoc >/dev/null 2>&1 || pip_need+=(fusesoc)
+python3 -c 'import fusesoc.main' 2>/dev/null || pip_need+=(fusesoc)
 if ((${#pip_need[@]})); then
   python3 -m pip install -q "${pip_need[@]}" >/tmp/flint-pip.log 2>&1 || {
     echo "setup: ${pip_need[*]} did not install from PyPI (log /tmp/flint-pip.log)" >&2; exit 1; }

@@ -34,7 +34,9 @@ def check(cond, what):
 
 
 def fusesoc(*args, extra=()):
-    return subprocess.run(["fusesoc", "--config", str(SRC / "fusesoc.conf"), *extra, *args],
+    # Through the interpreter, not a `fusesoc` on PATH (pip's script may sit outside it).
+    return subprocess.run([sys.executable, "-m", "fusesoc.main", "--config",
+                           str(SRC / "fusesoc.conf"), *extra, *args],
                           cwd=SRC, capture_output=True, text=True)
 
 

@@ -68,19 +68,19 @@ def cluster(tmp):
     """The same job list on a running Dask scheduler with workers of its own (what a cluster is),
     all on 127.0.0.1 and stopped at the end: the one setting is the scheduler's address."""
     sfile = tmp / "scheduler.json"
-    procs = [subprocess.Popen(["dask", "scheduler", "--host", "127.0.0.1", "--port", "0",
-                               "--no-dashboard", "--scheduler-file", str(sfile)],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+    dask = [sys.executable, "-m", "dask"]  # not a `dask` on PATH: pip's script may sit outside it
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    procs = [subprocess.Popen(dask + ["scheduler", "--host", "127.0.0.1", "--port", "0",
+                                      "--no-dashboard", "--scheduler-file", str(sfile)], **quiet)]
     try:
         for _ in range(300):
             if sfile.exists() and sfile.stat().st_size > 0:
                 break
             time.sleep(0.1)
         address = json.loads(sfile.read_text())["address"]
-        procs.append(subprocess.Popen(["dask", "worker", "--scheduler-file", str(sfile),
-                                       "--nworkers", "2", "--nthreads", "1", "--no-dashboard",
-                                       "--host", "127.0.0.1"],
-                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        procs.append(subprocess.Popen(dask + ["worker", "--scheduler-file", str(sfile),
+                                              "--nworkers", "2", "--nthreads", "1",
+                                              "--no-dashboard", "--host", "127.0.0.1"], **quiet))
         import distributed
         with distributed.Client(address, timeout="30s") as c:
             c.wait_for_workers(2, timeout=60)
