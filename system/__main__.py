@@ -154,7 +154,7 @@ def main(argv=None):
       "analytic projection of the measured rates (FLINT: one burst a max(tR, drain) a stack; "
       "H3: its two LHB slots each a sense then a drain), not a rerun of the engines.")
     w("")
-    w("| headline | paper | " + " | ".join(variants) + " |")
+    w("| headline | paper | " + " | ".join(f"ours: {v}" for v in variants) + " |")
     w("|---|---:|" + "---:|" * len(variants))
     for k, paper in P.PAPER_HEADLINE.items():
         w(f"| {names[k]} | {fmt(paper)}x | "
