@@ -97,10 +97,11 @@ results: build
 	  --out docs/results.png
 
 # The system level (docs/system.md): reads docs/results*.json, progq_demand.json, refresh_cost.json
-# (no build needed; a few minutes of Python); matplotlib for the plots.
+# (no build needed; a few minutes of Python); matplotlib for the plots. H3=<engine> picks the H3
+# engine of the result files (default h3).
 system:
 	@scripts/setup.sh --plots
-	@nice python3 -m system --out docs
+	@nice python3 -m system --out docs $(if $(H3),--h3-engine $(H3))
 
 # The RTL beside its model and H3 at small (docs/results_rtl.md): a few minutes.
 results-rtl: build

@@ -170,7 +170,8 @@ class System:
         s = self.shapes[name]
         if deployment == "hbm-only":
             return [sm.min_fit_packages(s, self.p)]
-        unit = s.experts if s.experts else max(s.kv_heads, 1)
+        # experts split evenly (MoE), or query heads (dense; KV then split by sequence)
+        unit = s.experts if s.experts else max(s.heads, 1)
         return [n for n in (1, 2, 4, 8, 16, 32, 64) if unit % n == 0]
 
     def best_for_slo(self, name, deployment, total_batch, context, max_packages=4096):

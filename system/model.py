@@ -118,9 +118,9 @@ class StepModel:
             t_max = max(ts)
             out.compute_s += comp
             out.memory_s += mem
-            out.sync_s += t_max - sum(ts) / S
+            out.sync_s += max(0.0, t_max - sum(ts) / S)   # no -0 from rounding
             out.busy_pkg_s += sum(ts)
-            out.sync_pkg_s += sum(t_max - t for t in ts)
+            out.sync_pkg_s += sum(max(0.0, t_max - t) for t in ts)
             out.weight_bytes += sum(w_list)
             out.kv_bytes += kv_p * S
             out.flops += sum(f_list)

@@ -144,7 +144,8 @@ def fig12(path, slo, curves, minfit, models, batches, counts, curve_batch):
 def fig14(path, rows, models, pe_budgets, rate):
     plt = _mpl()
     fig, ax = plt.subplots(figsize=(12, 4.5))
-    series = [("due", "flint", "when due, FLINT's re-fetch", "#4c72b0"),
+    series = [("due", "floor", "when due, each burst sensed once a token", "#8172b2"),
+              ("due", "flint", "when due, FLINT's re-fetch", "#4c72b0"),
               ("due", "h3", "when due, H3's re-fetch (no coalescing)", "#c44e52"),
               ("built", None, "as built: rotation every pass", "#55a868")]
     w = 0.8 / (len(series) * len(pe_budgets))

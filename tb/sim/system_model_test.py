@@ -269,5 +269,58 @@ class Params(unittest.TestCase):
             P.variant("nope")
 
 
+class PublishedMeasurement(unittest.TestCase):
+    """The HBM-only path against a published measured decode latency
+    (system/reference_measured.toml: Llama-3.3-70B FP8 on 2 x H100, TP2)."""
+
+    def test_inter_token_latency_within_25_percent(self):
+        import tomllib
+        ref = tomllib.loads((ROOT / "system" / "reference_measured.toml").read_text())
+        shape = SH.build(ref["model"])
+        self.assertAlmostEqual(shape.params / 1e9, ref["model"]["published_params_b"], delta=0.5)
+        h = ref["hardware"]
+        prm = P.variant("paper", sms=h["sms"], clock_hz=h["clock_hz"],
+                        macs_per_sm_cycle=h["macs_per_sm_cycle"], hbm_bytes=h["hbm_bytes"],
+                        hbm_peak_bps=h["hbm_peak_bps"], nvlink_bps=h["nvlink_bps"])
+        m = sm.StepModel({shape.name: shape}, prm)
+        meas = ref["measurement"]
+        got = {}
+        for batch, itl_ms in meas["itl_ms"].items():
+            st = m.step(shape.name, "hbm", int(batch), meas["context"], meas["packages"])
+            got[int(batch)] = st.tpot_s * 1e3
+            self.assertLess(abs(got[int(batch)] - itl_ms) / itl_ms, 0.25,
+                            f"batch {batch}: model {got[int(batch)]:.2f} ms, measured {itl_ms} ms")
+        self.assertGreater(got[5], got[1])   # more users, more KV and arithmetic: slower
+
+
+class Cli(unittest.TestCase):
+    """`python3 -m system` end to end on two models, without plots or variants."""
+
+    def test_quick_run_writes_the_headline_table(self):
+        import subprocess
+        with tempfile.TemporaryDirectory() as tmp:
+            r = subprocess.run([sys.executable, "-m", "system", "--out", tmp, "--no-plots",
+                                "--models", "deepseek-v3,llama-4-maverick", "--batches", "1,4",
+                                "--no-variants"], cwd=ROOT, capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            md = (pathlib.Path(tmp) / "system.md").read_text()
+            js = json.loads((pathlib.Path(tmp) / "system.json").read_text())
+        for paper in ("1,205x", "2.20x", "6.20x", "408x", "1.10x", "6.80x", "3.10x"):
+            self.assertIn(f"| {paper} |", md)
+        self.assertIn("--models deepseek-v3,llama-4-maverick", md)     # traceable command
+        self.assertIn("docs/results.json", md)
+        self.assertEqual(len(js["cells"]), 2 * 6 * 2 * 4)   # models x deployments x batches x ctx
+        for c in js["cells"]:
+            parts = c["compute_s"] + c["memory_s"] + c["comm_s"] + c["sync_s"] + c["ssd_s"]
+            self.assertAlmostEqual(parts, c["tpot_s"], delta=1e-9 * c["tpot_s"])
+
+    def test_unknown_model_is_refused(self):
+        import subprocess
+        r = subprocess.run([sys.executable, "-m", "system", "--out", "/nonexistent", "--models",
+                            "nope", "--no-plots"], cwd=ROOT, capture_output=True, text=True)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("unknown model", r.stderr)
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=1)
