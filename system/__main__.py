@@ -416,7 +416,8 @@ def main(argv=None):
       f"multiply it (their measured re-fetch share at batch 1, {a.hbf}). *No refresh*: seconds "
       f"until the block passes {int(sy.nand['disturb_limit']):,} senses at "
       f"{prm.decode_rate_tok_s:g} tok/s. *When due*: a refresh each time the counter trips. "
-      "*As built*: the rotation copies every live block once a pass whatever the read rate. "
+      "*As built*: the rotation copies every live block once a pass, or sooner where FLINT's "
+      "reads trip the block's counter first (the *interval* column). "
       "Both count physical wear through the free-block pool's next-fit spread (next table).")
     w("")
     w("| model | senses/token | no refresh, s (FLINT / H3) | pass s | P/E | when due, once a "
@@ -430,7 +431,8 @@ def main(argv=None):
               f"{cs.get('h3', 0):.0f} | {r['pass_s']:.1f} | {pe:.0e} | "
               f"{r['due']['floor'][pe]:.3g} tok | "
               f"{r['due'].get('flint', {}).get(pe, 0):.3g} tok | "
-              f"{r['due'].get('h3', {}).get(pe, 0):.3g} tok | {r['built'][pe]:.3g} tok | "
+              f"{r['due'].get('h3', {}).get(pe, 0):.3g} tok | {r['built_interval_s']:.1f} | "
+              f"{r['built'][pe]:.3g} | "
               f"{r['built'][pe] / prm.decode_rate_tok_s / 86400:,.0f} |")
     w("")
     w("Wear spread of the free-block pool over 40 rotation passes of one die (33 planes x 256 "

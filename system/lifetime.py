@@ -10,8 +10,8 @@ A logical block is erased once each time it is refreshed. Two refresh policies:
   - when due: the read counter trips at DISTURB senses, so a refresh every
     DISTURB / (senses a token) tokens; coalescing matters here (a re-fetch is another sense);
   - as built: the phantom rotation copies every live block once a pass,
-    pass = (PLANES+1) x live blocks x PAGES x tPROG, whatever the read rate (the counters are a
-    backstop that trips only if the rotation falls behind).
+    pass = (PLANES+1) x live blocks x PAGES x tPROG, whatever the read rate, or sooner where the
+    block's reads (with FLINT's re-fetch) trip its counter first (the counters are the backstop).
 Every copy lands on a different physical block (the free-block pool), so a physical block wears
 at (its erases a pass) = spread x (live / BLOCKS) of the logical rate; `pool_wear` simulates the
 relocation table's next-fit allocation (docs/ftl.md) against first-fit to get that spread.
@@ -71,8 +71,12 @@ def lifetimes(disturb, refetch, nand, pe_budgets, rate_tok_s, policy_spread):
             # a physical block takes per_pass of its logical block's erases
             phys = per_pass / 1.0
             row["due"][who] = {pe: pe * tokens_per_refresh / phys for pe in pe_budgets}
+        # as built: once a pass, or sooner where FLINT's reads trip the counter first
+        mult = refetch.get(name, {}).get("flint", 1.0)
+        due_s = nand["disturb_limit"] / (d["senses_per_step"] * mult * rate_tok_s)
+        row["built_interval_s"] = min(pass_s, due_s)
         for pe in pe_budgets:
-            secs = pe * pass_s / per_pass
+            secs = pe * row["built_interval_s"] / per_pass
             row["built"][pe] = secs * rate_tok_s
         out[name] = row
     return out

@@ -147,7 +147,7 @@ def fig14(path, rows, models, pe_budgets, rate):
     series = [("due", "floor", "when due, each burst sensed once a token", "#8172b2"),
               ("due", "flint", "when due, FLINT's re-fetch", "#4c72b0"),
               ("due", "h3", "when due, H3's re-fetch (no coalescing)", "#c44e52"),
-              ("built", None, "as built: rotation every pass", "#55a868")]
+              ("built", None, "as built: rotation every pass, or counter if sooner", "#55a868")]
     w = 0.8 / (len(series) * len(pe_budgets))
     x = 0
     for j, m in enumerate(models):

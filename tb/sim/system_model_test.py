@@ -255,7 +255,13 @@ class Lifetime(unittest.TestCase):
         self.assertAlmostEqual(r["corrupt_s"]["flint"], 1e6 / 100 / 50)
         self.assertAlmostEqual(r["due"]["flint"][1e5], 1e5 * 1e4 / 0.25)
         self.assertAlmostEqual(r["due"]["h3"][1e5], 1e5 * 5e3 / 0.25)
+        # counter every 1e6 / (100 x 50) = 200 s, pass 67.6 s: the pass sets the erase rate
         self.assertAlmostEqual(r["built"][1e5], 1e5 * r["pass_s"] / 0.25 * 50)
+        hot = lifetime.lifetimes({"m": {"senses_per_step": 1000.0, "live_blocks": 40}},
+                                 {"m": {"flint": 2.0}}, nand, [1e5], 50.0, {"m": 0.25})["m"]
+        # counter every 1e6 / (1000 x 2 x 50) = 10 s, sooner than the pass: it sets the rate
+        self.assertAlmostEqual(hot["built_interval_s"], 10.0)
+        self.assertAlmostEqual(hot["built"][1e5], 1e5 * 10.0 / 0.25 * 50)
 
 
 class Params(unittest.TestCase):
