@@ -122,7 +122,8 @@ def differences(sy, sy2, cells, models, batches, ctx, minfit, src, other):
                 f"{sy.shapes[m].weight_bytes / 1e9:.0f} GB of weights at native precision)"
                 for m in ds) + "; DeepSeek-V3's 8 is what its BF16 size (1.3 TB, the paper's "
             "introduction) would need.")
-    nofit = [(m, b) for m in models for b in batches if not cells[(m, "flint", b, ctx)].feasible]
+    nofit = [(m, b) for m in models for b in batches
+             if cells[(m, "flint", b, ctx)] and not cells[(m, "flint", b, ctx)].feasible]
     L.append(
         f"- **Capacity.** One package's 192 GB of HBM does not hold the 128K KV cache for "
         f"{len(nofit)} of the {len(models) * len(batches)} FLINT cells (e.g. "
@@ -137,6 +138,10 @@ def main(argv=None):
     ap.add_argument("--hbf", default="paper-queue", choices=sorted(measured.HBF_SOURCES),
                     help="which measured HBF file is primary (the other is shown beside it)")
     ap.add_argument("--h3-engine", default="h3", help="engine name of H3 in the result files")
+    ap.add_argument("--results", help="HBF results of the paper's queue (default "
+                    "docs/results.json)")
+    ap.add_argument("--results-deep", help="HBF results of the 16-burst queue (default "
+                    "docs/results_deep_queue.json)")
     ap.add_argument("--no-plots", action="store_true")
     ap.add_argument("--models", default=",".join(run.MODELS),
                     help="comma list (default: the paper's six; fewer for a quick look)")
@@ -144,6 +149,10 @@ def main(argv=None):
     ap.add_argument("--no-variants", action="store_true",
                     help="skip the Table 2 variants and the HBF energy sweep (quick look)")
     a = ap.parse_args(argv)
+    if a.results:
+        measured.HBF_SOURCES["paper-queue"] = pathlib.Path(a.results).resolve()
+    if a.results_deep:
+        measured.HBF_SOURCES["deep-queue"] = pathlib.Path(a.results_deep).resolve()
     out = pathlib.Path(a.out)
     cmd = "python3 -m system " + " ".join(argv if argv is not None else sys.argv[1:])
     prm = P.PAPER
@@ -204,8 +213,7 @@ def main(argv=None):
              "make refresh-cost"),
             (SH.MODELS_TOML, "model shapes", "hand, from public configs"),
             (ROOT / "configs" / "paper.toml", "NAND geometry, timing, erase energy", "hand")):
-        rel = pathlib.Path(path).relative_to(ROOT)
-        w(f"| `{rel}` | {what} | {measured.file_id(path)} | {by} |")
+        w(f"| `{measured.rel(path)}` | {what} | {measured.file_id(path)} | {by} |")
     w("")
     if sy.missing or sy2.missing:
         w("**Missing measured points** (cells left out, never invented): "
@@ -333,13 +341,17 @@ def main(argv=None):
                   f"{fmt(c.energy_per_token / base.energy_per_token, 3)} | "
                   f"{'yes' if c.feasible else 'no-fit'} | {c.hbf_how or '-'} |")
     w("")
-    w("Energy of FLINT by component at batch 1, 128K (J per token):")
+    w(f"Energy of FLINT+R by component at batch {batches[0]}, 128K (J per token):")
     w("")
-    comps = sorted({k for m in models for k in cells[(m, 'flint-r', batches[0], ctx)].energy})
+    fr_cells = {m: cells[(m, "flint-r", batches[0], ctx)] for m in models}
+    comps = sorted({k for c in fr_cells.values() if c for k in c.energy})
     w("| model | " + " | ".join(comps) + " |")
     w("|---|" + "---:|" * len(comps))
     for m in models:
-        e = cells[(m, "flint-r", batches[0], ctx)].energy
+        if fr_cells[m] is None:
+            w(f"| {m} | " + " | ".join("missing" for _ in comps) + " |")
+            continue
+        e = fr_cells[m].energy
         w(f"| {m} | " + " | ".join(f"{e.get(k, 0):.3g}" for k in comps) + " |")
     w("")
     w("FLINT+R: the HBF time is stretched by the stealing scrubber's measured stall at "
@@ -353,6 +365,9 @@ def main(argv=None):
     for m in models:
         r = sy.refresh[m]
         f, fr = cells[(m, "flint", batches[0], ctx)], cells[(m, "flint-r", batches[0], ctx)]
+        if f is None or fr is None:
+            w(f"| {m} | {r['stall_fraction'] * 100:.2f} % | - | missing | missing |")
+            continue
         w(f"| {m} | {r['stall_fraction'] * 100:.2f} % | "
           f"{r['stall_fraction'] * steal_factor * 100:.2f} % | "
           f"{fr.tput_per_gpu / f.tput_per_gpu:.3f} | "

@@ -28,6 +28,15 @@ class MissingInput(Exception):
     pass
 
 
+def rel(path):
+    """A path as the report shows it: relative to the repository when inside it."""
+    p = pathlib.Path(path).resolve()
+    try:
+        return str(p.relative_to(ROOT))
+    except ValueError:
+        return str(p)
+
+
 def file_id(path):
     """Short content hash of an input, for the provenance table."""
     p = pathlib.Path(path)
@@ -63,7 +72,9 @@ class HbfTable:
         path = pathlib.Path(path)
         if not path.exists():
             raise MissingInput(f"{path} not found: run `make results` first")
-        return cls(json.loads(path.read_text()), str(path.relative_to(ROOT)))
+        t = cls(json.loads(path.read_text()), rel(path))
+        t.path = path
+        return t
 
     def engines(self):
         return sorted({e for _, e in self.points})

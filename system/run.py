@@ -22,7 +22,7 @@ def make_system(prm, hbf_source="paper-queue", h3_engine="h3", rtl_steal=True):
 
 def _skew(table):
     import json
-    runs = json.loads((measured.ROOT / table.source).read_text())
+    runs = json.loads(table.path.read_text())
     skews = {r.get("skew", 0.5) for r in runs}
     return skews.pop() if len(skews) == 1 else 0.5
 

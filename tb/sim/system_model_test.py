@@ -320,6 +320,29 @@ class Cli(unittest.TestCase):
             parts = c["compute_s"] + c["memory_s"] + c["comm_s"] + c["sync_s"] + c["ssd_s"]
             self.assertAlmostEqual(parts, c["tpot_s"], delta=1e-9 * c["tpot_s"])
 
+    def test_a_missing_point_is_reported_not_invented(self):
+        import subprocess
+        runs = json.loads((ROOT / "docs" / "results.json").read_text())
+        kept = [r for r in runs if r["model"] == "deepseek-v3"]
+        self.assertTrue(kept)
+        with tempfile.TemporaryDirectory() as tmp:
+            res = pathlib.Path(tmp) / "partial.json"
+            res.write_text(json.dumps(kept))
+            r = subprocess.run([sys.executable, "-m", "system", "--out", tmp, "--no-plots",
+                                "--models", "deepseek-v3,kimi-k2", "--batches", "1",
+                                "--no-variants", "--results", str(res)],
+                               cwd=ROOT, capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            md = (pathlib.Path(tmp) / "system.md").read_text()
+            js = json.loads((pathlib.Path(tmp) / "system.json").read_text())
+        self.assertIn("**Missing measured points**", md)
+        self.assertIn("kimi-k2/flint", md)
+        self.assertIn("| kimi-k2 | 1 | flint | - |", md)
+        hbf = {(c["model"], c["deployment"]) for c in js["cells"]}
+        self.assertIn(("deepseek-v3", "flint"), hbf)
+        self.assertNotIn(("kimi-k2", "flint"), hbf)
+        self.assertNotIn(("kimi-k2", "h3"), hbf)
+
     def test_unknown_model_is_refused(self):
         import subprocess
         r = subprocess.run([sys.executable, "-m", "system", "--out", "/nonexistent", "--models",
