@@ -298,14 +298,15 @@ def main(argv=None):
 
     w("## Fig 3: the HBM-only min-fit deployment at 128K")
     w("")
-    w("Per-token time split (percent) and the busiest package's routed-expert bytes over the "
-      "mean. Min-fit N is ours (fewest packages that hold the weights with 20 GB a package left "
+    w("Per-token time split (percent), the busiest package's routed-expert bytes over the "
+      "mean, and (Fig 3 bottom) how far each package's memory traffic of a step (weights and KV) "
+      "is above or below the packages' mean. Min-fit N is ours (fewest packages that hold the weights with 20 GB a package left "
       "for KV and split the experts, or the KV heads of a dense model, evenly) beside the "
       "paper's (section 3.1).")
     w("")
     w("| model | N ours / paper | batch | TPOT ms | compute | memory | comm | sync | "
-      "busiest / mean | KV fits |")
-    w("|---|---|---:|---:|---:|---:|---:|---:|---:|---|")
+      "busiest / mean routed bytes | each package's memory traffic vs mean, % | KV fits |")
+    w("|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|")
     for m in models:
         for b in batches:
             c = cells[(m, "hbm-only", b, ctx)]
@@ -314,7 +315,9 @@ def main(argv=None):
                                                               "sync_s")]
             w(f"| {m} | {minfit[m]} / {P.PAPER_MINFIT[m]} | {b} | {st.tpot_s * 1e3:.2f} | "
               + " | ".join(f"{x:.1f}" for x in pc)
-              + f" | {st.imbalance:.2f} | {'yes' if c.feasible else '**no**'} |")
+              + f" | {st.imbalance:.2f} | "
+              + " ".join(f"{x * 100:+.1f}" for x in st.traffic_spread)
+              + f" | {'yes' if c.feasible else '**no**'} |")
     w("")
 
     w("## Figs 10 and 11: per-GPU throughput and energy per token at 128K")

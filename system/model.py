@@ -43,6 +43,7 @@ class Step:
     busy_pkg_s: float = 0.0       # sum over packages of own-work time
     sync_pkg_s: float = 0.0       # sum over packages of barrier wait
     imbalance: float = 1.0        # busiest package's routed-expert bytes / mean, step mean
+    traffic_spread: list = field(default_factory=list)  # each package's step bytes / mean - 1
     flops: float = 0.0
     notes: list = field(default_factory=list)
 
@@ -82,6 +83,7 @@ class StepModel:
         out = Step(0, 0, 0, 0, 0, shards=S, batch=batch)
         imb_num = imb_den = 0.0
         moe_i = 0
+        pkg_bytes = [0.0] * S
 
         def package_times(w_list, kv_p, flops_list):
             ts, comp, mem = [], 0.0, 0.0
@@ -115,6 +117,8 @@ class StepModel:
                 w_list = [shared_w] * S
                 f_list = [shared_f] * S
             ts, comp, mem = package_times(w_list, kv_p, f_list)
+            for i, wb in enumerate(w_list):
+                pkg_bytes[i] += wb + kv_p
             t_max = max(ts)
             out.compute_s += comp
             out.memory_s += mem
@@ -158,6 +162,8 @@ class StepModel:
             out.ssd_bytes += spill_fraction * s.head_bytes
             out.ssd_s += spill_fraction * s.head_bytes / p.ssd_bps + p.ssd_read_s
         out.imbalance = imb_num / imb_den if imb_den else 1.0
+        mean_b = sum(pkg_bytes) / S
+        out.traffic_spread = [b / mean_b - 1.0 if mean_b else 0.0 for b in pkg_bytes]
         out.tpot_s = out.compute_s + out.memory_s + out.sync_s + out.comm_s + out.ssd_s
         out.busy_pkg_s += out.comm_s * S
         return out

@@ -30,17 +30,22 @@ def fig3(path, cells, models, batches, ctx):
                        hatch="//" if not c.feasible else None)
                 bottom += v
             labels.append(f"{short(m)}\n{b}")
-            imb.append((st.imbalance - 1) * 100)
+            imb.append([x * 100 for x in st.traffic_spread])
             x += 1
         x += 0.5
     xs = [i + (i // len(batches)) * 0.5 for i in range(len(labels))]
     ax.set_xticks(xs, labels, fontsize=7)
     ax.set_ylabel("% of per-token time")
-    ax.set_title("Fig 3: HBM-only min-fit at 128K context (hatched: KV does not fit)")
-    ax.legend(fontsize=8, ncol=4)
-    ax2.bar(xs, imb, color="#dd8452")
+    ax.set_title("Fig 3: HBM-only min-fit at 128K context (hatched: KV does not fit)", loc="left")
+    ax.legend(fontsize=8, ncol=4, loc="lower right", bbox_to_anchor=(1.0, 1.0), frameon=False)
+    for x0, spread in zip(xs, imb):
+        n = len(spread)
+        w = 0.8 / n
+        for i, v in enumerate(spread):
+            ax2.bar(x0 - 0.4 + (i + 0.5) * w, v, w, color="#dd8452" if v >= 0 else "#4c72b0")
+    ax2.axhline(0, color="k", lw=0.5)
     ax2.set_xticks(xs, labels, fontsize=7)
-    ax2.set_ylabel("busiest package's\nrouted bytes over mean, %")
+    ax2.set_ylabel("each package's memory\ntraffic vs mean, %")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -167,7 +172,8 @@ def fig14(path, rows, models, pe_budgets, rate):
                                                   lambda d: d * 86400 * rate))
     sec.set_ylabel(f"days at {rate:g} tok/s")
     ax.set_title("Fig 14: lifetime per P/E budget (1e5, 1e6, 1e7 left to right, darker = more)")
-    ax.legend(fontsize=8)
+    ax.set_ylim(top=ax.get_ylim()[1] * 30)
+    ax.legend(fontsize=7, ncol=2, loc="upper left")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)

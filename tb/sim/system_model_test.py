@@ -135,6 +135,11 @@ class StepModel(unittest.TestCase):
         self.assertGreater(st.sync_s, 0.0)
         self.assertAlmostEqual(st.tpot_s, st.compute_s + st.memory_s + st.sync_s + st.comm_s,
                                delta=1e-12)
+        self.assertEqual(len(st.traffic_spread), 8)
+        self.assertAlmostEqual(sum(st.traffic_spread), 0.0, delta=1e-9)   # about the mean
+        self.assertGreater(max(st.traffic_spread), 0.0)
+        dense = m.step("llama-3.1-405b", "hbm", 1, 2048, 8)
+        self.assertLess(max(abs(x) for x in dense.traffic_spread), 1e-9)   # dense: even
 
 
 def fake_results(tmp, model="toy", rates=None):
