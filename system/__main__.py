@@ -481,9 +481,16 @@ def main(argv=None):
              "imbalance": c.step.imbalance, "energy_j_per_token": c.energy,
              "hbf_point": c.hbf_how, "steal": c.steal}
             for c in cells.values() if c is not None]
-    (out / "system.json").write_text(json.dumps(
-        {"command": cmd.strip(), "commit": git_rev(), "hbf_source": a.hbf,
-         "headline": {k: v[0] for k, v in head.items()}, "cells": dump}, indent=1) + "\n")
+    def r6(x):
+        if isinstance(x, float):
+            return float(f"{x:.6g}")
+        if isinstance(x, dict):
+            return {k: r6(v) for k, v in x.items()}
+        return x
+    head_js = json.dumps({"command": cmd.strip(), "commit": git_rev(), "hbf_source": a.hbf,
+                          "headline": {k: r6(v[0]) for k, v in head.items()}})
+    lines = ",\n".join(json.dumps(r6(c)) for c in dump)   # one cell a line: small diffs
+    (out / "system.json").write_text(head_js[:-1] + ', "cells": [\n' + lines + "\n]}\n")
     print(f"system: wrote {out / 'system.md'}")
     if not a.no_plots:
         try:

@@ -323,7 +323,7 @@ class Cli(unittest.TestCase):
         self.assertEqual(len(js["cells"]), 2 * 6 * 2 * 4)   # models x deployments x batches x ctx
         for c in js["cells"]:
             parts = c["compute_s"] + c["memory_s"] + c["comm_s"] + c["sync_s"] + c["ssd_s"]
-            self.assertAlmostEqual(parts, c["tpot_s"], delta=1e-9 * c["tpot_s"])
+            self.assertAlmostEqual(parts, c["tpot_s"], delta=1e-5 * c["tpot_s"])   # 6 digits
 
     def test_a_missing_point_is_reported_not_invented(self):
         import subprocess
