@@ -276,8 +276,10 @@ def main(argv=None):
       f"'18 x 450 GB/s' = {prm.nvlink_bps / 1e12:.1f} TB/s a direction; NVLink 5 is 18 links x "
       "50 GB/s = 0.9 TB/s a direction (450 GB/s is the per-direction figure of 9 links, or "
       "25 GB/s x 18). tR: the paper's 2 us against 12 us quoted for Gen-1 HBF; 12 us is an "
-      "analytic projection of the measured rates (FLINT: one burst a max(tR, drain) a stack; "
-      "H3: its two LHB slots each a sense then a drain), not a rerun of the engines.")
+      "analytic projection of the measured rates (the NAND senses one burst a max(tR, drain) a "
+      "stack for either controller; H3's two LHB slots, each a sense then a drain, bound it "
+      "too), not a rerun of the engines. NVLink's bandwidth barely moves decode: a token's "
+      "activations are kilobytes, so the 800 ns hops dominate communication.")
     w("")
     w("| headline | paper | " + " | ".join(f"ours: {v}" for v in variants) + " |")
     w("|---|---:|" + "---:|" * len(variants))

@@ -61,17 +61,17 @@ class System:
     # ---- the HBF term -------------------------------------------------------------------
     def tr_scale(self, deployment, rec):
         """Projection of a measured fetch rate to the parameter set's tR (1 at the measured
-        tR): FLINT pipelines a sense under each drain (a burst per max(tR, drain) a stack);
-        H3 fills its 2 LHB slots with a sense then a drain each."""
+        tR). Either controller senses a burst into the page buffers while the previous one
+        leaves through the cache buffers, so the NAND gives at most a burst per max(tR, drain)
+        a stack; H3 is also bound by its 2 LHB slots, each a sense then a drain."""
         t_meas = self.nand["t_read_s"]
         if abs(self.p.t_read_s - t_meas) < 1e-12:
             return 1.0
         burst, d2d = self.nand["burst_bytes"], self.nand["d2d_bps"]
         per_stack = rec["fetched_bps"] / self.p.hbf_stacks
-        if deployment.startswith("flint"):
-            cap = burst / max(self.p.t_read_s, burst / d2d)
-        else:
-            cap = 2 * burst / (self.p.t_read_s + burst / d2d)
+        cap = burst / max(self.p.t_read_s, burst / d2d)
+        if not deployment.startswith("flint"):
+            cap = min(cap, 2 * burst / (self.p.t_read_s + burst / d2d))
         return min(1.0, cap / per_stack)
 
     def hbf_point(self, deployment, name, batch):

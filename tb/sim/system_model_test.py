@@ -239,6 +239,9 @@ class Deployments(unittest.TestCase):
         # fetched 1000 GB/s a stack; one 2 MiB burst a 12 us at most
         self.assertAlmostEqual(rec["fetched_bps"] / 8, 2 * 1024 * 1024 / 12e-6, delta=1.0)
         self.assertIn("tR projection", how)
+        # H3 fetched 500 GB/s a stack: the same NAND bound (its 2 LHB slots allow 298 GB/s)
+        rec, how = sy.hbf_point("h3", "toy", 1)
+        self.assertAlmostEqual(rec["fetched_bps"] / 8, 2 * 1024 * 1024 / 12e-6, delta=1.0)
 
 
 class Lifetime(unittest.TestCase):
