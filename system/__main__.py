@@ -66,11 +66,14 @@ def differences(sy, sy2, cells, models, batches, ctx, minfit, src, other):
     sync1 = [cells[(m, 'hbm-only', batches[0], ctx)].step for m in moe]
     sync64 = [cells[(m, 'hbm-only', batches[-1], ctx)].step for m in moe]
     L.append(
-        f"- **Barrier waits.** HBM-only min-fit spends {span([s.sync_s / s.tpot_s for s in sync1], 100, ' %')} "
-        f"of its per-token time at layer barriers at batch {batches[0]} and {span([s.sync_s / s.tpot_s for s in sync64], 100, ' %')} "
-        f"at {batches[-1]} on the MoE models (paper: 51-79 % at batch 1-4, 22 % at 64). The busiest package "
-        f"reads {span([s.imbalance for s in sync1])}x the mean routed-expert bytes at batch {batches[0]} and "
-        f"{span([s.imbalance for s in sync64])}x at {batches[-1]} (paper 1.4-4x, 1.1x), but routed experts are "
+        f"- **Barrier waits.** HBM-only min-fit spends "
+        f"{span([s.sync_s / s.tpot_s for s in sync1], 100, ' %')} of its per-token time at layer "
+        f"barriers at batch {batches[0]} and "
+        f"{span([s.sync_s / s.tpot_s for s in sync64], 100, ' %')} at {batches[-1]} on the MoE "
+        "models (paper: 51-79 % at batch 1-4, 22 % at 64). The busiest package reads "
+        f"{span([s.imbalance for s in sync1])}x the mean routed-expert bytes at batch "
+        f"{batches[0]} and {span([s.imbalance for s in sync64])}x at {batches[-1]} "
+        "(paper 1.4-4x, 1.1x), but routed experts are "
         "a minority of a package's bytes at 128K (attention, shared experts, the LM head and the "
         "KV cache are split evenly), so the wait is a smaller share. Our routing is the "
         "generator's Zipf draw (docs/workloads.md), the paper's was measured on MMLU.")
@@ -93,9 +96,11 @@ def differences(sy, sy2, cells, models, batches, ctx, minfit, src, other):
         "held to 463 GB/s a stack by its minimum residency (docs/evaluation.md).")
     spill = [cells[(m, "hbm-ssd", batches[0], ctx)] for m in models]
     L.append(
-        f"- **HBM+SSD.** {span([c.step.ssd_bytes / c.step.weight_bytes for c in spill], 100, ' %')} "
+        "- **HBM+SSD.** "
+        f"{span([c.step.ssd_bytes / c.step.weight_bytes for c in spill], 100, ' %')} "
         f"of a batch-{batches[0]} step's weight bytes stream from one {p.ssd_bps / 1e9:g} GB/s SSD "
-        f"({span([c.step.ssd_s / c.tpot_s for c in spill], 100, ' %')} of its time), so a token takes "
+        f"({span([c.step.ssd_s / c.tpot_s for c in spill], 100, ' %')} of its time), so a "
+        "token takes "
         f"{span([c.tpot_s for c in spill], 1, ' s')}. The paper's 1,205x implies a slower SSD path "
         "than spilled bytes over its bandwidth; its text gives no more detail. The energy ratio is "
         f"smaller than the time ratio because the waiting GPU draws {p.gpu_idle_w:g} W, not "
@@ -223,7 +228,8 @@ def main(argv=None):
     w("## The abstract's numbers beside ours")
     w("")
     w(f"FLINT against each baseline: mean of the per-cell ratio over {len(models)} models x batch "
-      f"{{{', '.join(map(str, batches))}}} at 128K context (range in brackets; where the two differ, the mean over "
+      f"{{{', '.join(map(str, batches))}}} at 128K context (range in brackets; where the two "
+      "differ, the mean over "
       "cells where both deployments hold their KV cache is given too). Packages: HBM min-fit over "
       "FLINT for a 50 ms TPOT, same grid.")
     w("")
@@ -302,7 +308,8 @@ def main(argv=None):
     w("")
     w("Per-token time split (percent), the busiest package's routed-expert bytes over the "
       "mean, and (Fig 3 bottom) how far each package's memory traffic of a step (weights and KV) "
-      "is above or below the packages' mean. Min-fit N is ours (fewest packages that hold the weights with 20 GB a package left "
+      "is above or below the packages' mean. Min-fit N is ours (fewest packages that hold the "
+      "weights with 20 GB a package left "
       "for KV and split the experts, or the KV heads of a dense model, evenly) beside the "
       "paper's (section 3.1).")
     w("")
@@ -364,7 +371,8 @@ def main(argv=None):
       "steal in burst periods, docs/refresh.md), and the phantom's program, scrub-read and erase "
       "energy is added at its measured per-die rate. Per model:")
     w("")
-    w("| model | steal (model) | steal (RTL) | FLINT+R / FLINT throughput, batch 1 | refresh energy "
+    w("| model | steal (model) | steal (RTL) | FLINT+R / FLINT throughput, batch 1 | "
+      "refresh energy "
       "share, batch 1 |")
     w("|---|---:|---:|---:|---:|")
     for m in models:

@@ -129,8 +129,8 @@ def rtl_steal_factor(path=DOCS / "refresh.md"):
     """The RTL's steal in burst periods (the transaction model charges one)."""
     path = pathlib.Path(path)
     text = path.read_text() if path.exists() else ""
-    m = re.search(r"A steal at \S+ costs [\d.]+ cycles of foreground time,\s+([\d.]+) burst periods",
-                  text)
+    m = re.search(r"A steal at \S+ costs [\d.]+ cycles of foreground time,"
+                  r"\s+([\d.]+) burst periods", text)
     if not m:
         return None
     return float(m.group(1))
@@ -168,7 +168,8 @@ def nand_config(path=ROOT / "configs" / "paper.toml"):
         "t_read_s": t["t_read_cycles"] / clk, "t_prog_s": t["t_prog_cycles"] / clk,
         "t_erase_s": t["t_erase_cycles"] / clk,
         "d2d_bps": port["lanes"] * g["cl_bytes"] * clk,
-        "disturb_limit": c["reliability"]["disturb_limit"], "pe_limit": c["reliability"]["pe_limit"],
+        "disturb_limit": c["reliability"]["disturb_limit"],
+        "pe_limit": c["reliability"]["pe_limit"],
         "erase_j_per_block": c["energy"]["erase_nj_per_block"] * 1e-9,
         "read_pj_per_bit": c["energy"]["read_pj_per_bit"],
         "prog_pj_per_bit": c["energy"]["prog_pj_per_bit"],

@@ -10,7 +10,8 @@ def _mpl():
 
 
 def short(m):
-    return {"llama-4-maverick": "Maverick", "qwen3-235b-a22b": "Qwen3", "deepseek-v4-pro": "DSv4-Pro",
+    return {"llama-4-maverick": "Maverick", "qwen3-235b-a22b": "Qwen3",
+            "deepseek-v4-pro": "DSv4-Pro",
             "llama-3.1-405b": "Llama3.1", "kimi-k2": "Kimi-K2", "deepseek-v3": "DSv3"}.get(m, m)
 
 

@@ -1,7 +1,7 @@
 """Runs the system model over the paper's grid and collects every figure the report needs."""
 import statistics
 
-from system import deploy, lifetime, measured, params as P, shapes as SH
+from system import deploy, lifetime, measured, shapes as SH
 
 MODELS = ["llama-4-maverick", "qwen3-235b-a22b", "deepseek-v4-pro", "llama-3.1-405b", "kimi-k2",
           "deepseek-v3"]    # the paper's order (Fig 3)

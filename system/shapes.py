@@ -98,7 +98,8 @@ def build(m, kv_bytes_per_elem=2.0):
     layers = []
     for l in range(m["layers"]):
         k = f["first_dense_layers"]
-        moe = f["experts"] > 0 and l >= k and (l - k) % f["moe_layer_step"] == f["moe_layer_step"] - 1
+        step = f["moe_layer_step"]
+        moe = f["experts"] > 0 and l >= k and (l - k) % step == step - 1
         if moe:
             router = f["experts"] * h
             shared = _ffn(f["shared_experts"] * f["shared_intermediate"], h)
