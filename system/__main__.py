@@ -285,7 +285,8 @@ def main(argv=None):
       "analytic projection of the measured rates (the NAND senses one burst a max(tR, drain) a "
       "stack for either controller; H3's two LHB slots, each a sense then a drain, bound it "
       "too), not a rerun of the engines. NVLink's bandwidth barely moves decode: a token's "
-      "activations are kilobytes, so the 800 ns hops dominate communication.")
+      "activations are kilobytes, so the 800 ns hops dominate communication. *paper-N* takes "
+      "section 3.1's min-fit package counts instead of ours.")
     w("")
     w("| headline | paper | " + " | ".join(f"ours: {v}" for v in variants) + " |")
     w("|---|---:|" + "---:|" * len(variants))

@@ -172,6 +172,9 @@ class StepModel:
 def min_fit_packages(shape, params):
     """Fewest packages whose HBM holds the weights with the KV reserve left on each, and that
     split the model evenly: a divisor of the routed experts (MoE) or of the KV heads (dense)."""
+    override = dict(params.minfit_override)
+    if shape.name in override:
+        return override[shape.name]
     cap = params.hbm_bytes - params.kv_reserve_bytes
     n = max(1, math.ceil(shape.weight_bytes / cap))
     unit = shape.experts if shape.experts else max(shape.kv_heads, 1)

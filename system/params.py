@@ -45,6 +45,7 @@ class Params:
     nvlink_pj_per_bit: float = 1.3
     ssd_pj_per_bit: float = 100.0
     # Service level
+    minfit_override: tuple = ()          # ((model, packages), ...): take these min-fit N
     slo_tpot_s: float = 50e-3
     decode_rate_tok_s: float = 50.0      # Fig 14's lifetime rate
 
@@ -92,6 +93,8 @@ PAPER_MINFIT = {  # section 3.1: B200 packages of the min-fit deployment
     "llama-4-maverick": 4, "qwen3-235b-a22b": 4, "deepseek-v4-pro": 6,
     "llama-3.1-405b": 8, "kimi-k2": 6, "deepseek-v3": 8,
 }
+VARIANTS["paper-N"] = {"minfit_override": tuple(sorted(PAPER_MINFIT.items()))}
+
 PAPER_HEADLINE = {  # abstract
     "throughput_vs_hbm_ssd": 1205.0, "throughput_vs_hbm_only": 2.2, "throughput_vs_h3": 6.2,
     "energy_vs_hbm_ssd": 408.0, "energy_vs_hbm_only": 1.1, "energy_vs_h3": 6.8,

@@ -72,6 +72,8 @@ class MinFit(unittest.TestCase):
         shapes = SH.load()
         for name, n in want.items():
             self.assertEqual(sm.min_fit_packages(shapes[name], P.PAPER), n, name)
+        # the paper's N (section 3.1) on request
+        self.assertEqual(sm.min_fit_packages(shapes["deepseek-v3"], P.variant("paper-N")), 8)
 
 
 class Routing(unittest.TestCase):
