@@ -13,7 +13,7 @@ FLINT_ONLY ?=
 WORKERS ?= $(JOBS)
 SCHEDULER ?=
 
-.PHONY: help setup setup-gui configure build test lint bench synth area report disturb refresh-cost progq-demand results results-rtl waves run \
+.PHONY: help setup setup-gui configure build test lint bench synth area report disturb refresh-cost progq-demand results results-rtl system waves run \
         regress pictures clean
 .DEFAULT_GOAL := help
 
@@ -33,6 +33,8 @@ help:
 	@echo "make results          FLINT vs H3 on the MoE models at paper (BATCHES=1,4,...) ->"
 	@echo "                      docs/results*.md and docs/results.png (docs/evaluation.md)"
 	@echo "make results-rtl      the Verilated top beside its model and H3 at small -> docs/results_rtl.md"
+	@echo "make system           system level from the measured results: throughput, energy, GPU"
+	@echo "                      packages for a 50 ms TPOT, lifetime -> docs/system.md, docs/system_fig*.png"
 	@echo "make area             paper-config synthesis + SRAM model: docs/area.md, docs/area.json"
 	@echo "                      (program queues sized from DEMAND=file.json, default"
 	@echo "                      docs/progq_demand.json if present; DEMAND= for the analytic demand)"
@@ -104,6 +106,13 @@ results: build
 	  --engines flint,h3 --crq 262144 --out docs/results_deep_queue.md
 	@python3 scripts/plot_results.py docs/results.json docs/results_deep_queue.json \
 	  --out docs/results.png
+
+# The system level (docs/system.md): reads docs/results*.json, progq_demand.json, refresh_cost.json
+# (no build needed; a few minutes of Python); matplotlib for the plots. H3=<engine> picks the H3
+# engine of the result files (default h3).
+system:
+	@scripts/setup.sh --plots
+	@nice python3 -m system --out docs $(if $(H3),--h3-engine $(H3))
 
 # The RTL beside its model and H3 at small (docs/results_rtl.md): a few minutes; one Dask job a
 # point (WORKERS, SCHEDULER, RESUME=1 as for make regress).
