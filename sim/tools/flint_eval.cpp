@@ -15,6 +15,7 @@
 // 1 GHz; h3-demand-first demand misses before pending hints; h3-lhb40 H3's own 40 MB LHB
 // (20 slots); h3-legacy the model before issue #21 (a slot held while requests for it wait,
 // residency at 1 GHz).
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -41,11 +42,14 @@ const char* const kUsage =
     "                  [--tokens T] [--seed S] [--skew s] [--stacks N] [--stack K]\n"
     "                  [--order tiled|cta] [--cta-lines N] [--tile-lines K] [--sms N]\n"
     "                  [--jitter J] [--crq N] [--hold C] [--age-cap C]\n"
-    "                  [--engines LIST] [--check-data] [--help]\n"
+    "                  [--t-read-ns N] [--lanes N] [--engines LIST] [--check-data] [--help]\n"
     "One decode workload through FLINT and H3 on the same stream; one JSON line per engine.\n"
     "  --order tiled|cta  GPU work order: tiled (per-SM tiles, the old order, default) or cta\n"
     "                     (kernels at data dependencies, CTAs of --cta-lines lines (64) to the\n"
     "                     SM that frees first); docs/workloads.md\n"
+    "  --t-read-ns N      tR in ns instead of the config's (a what-if: docs/evaluation.md)\n"
+    "  --lanes N          D2D lanes of one line a cycle instead of the config's (the die I/O,\n"
+    "                     drain time and burst period follow, as scripts/gen_config.py derives)\n"
     "  --engines LIST     of flint, fcfs, h3, h3-oracle, h3-1ghz, h3-demand-first, h3-lhb40,\n"
     "                     h3-legacy (default flint,fcfs,h3,h3-oracle); docs/h3.md\n";
 
@@ -95,6 +99,7 @@ int main(int argc, char** argv) {
   flint::sim::DecodeOptions dopt;
   bool check_data = false;
   uint64_t crq = 0, hold = 0, age_cap = 0;  // BBC options (0: the model's defaults)
+  uint64_t t_read_ns = 0, lanes = 0;          // what-if overrides of the config (0: as is)
   try {
     for (int i = 1; i < argc; ++i) {
       const std::string a = argv[i];
@@ -114,6 +119,11 @@ int main(int argc, char** argv) {
         } else {
           throw std::invalid_argument("--order takes tiled or cta, not '" + v + "'");
         }
+      } else if (a == "--t-read-ns") {
+        t_read_ns = Count(a, value());
+      } else if (a == "--lanes") {
+        lanes = Count(a, value());
+        if (lanes == 0 || lanes > 64) throw std::invalid_argument("--lanes must be in 1..64");
       } else if (a == "--cta-lines") {
         dopt.cta_lines = Count(a, value());
       } else if (a == "--model") {
@@ -161,8 +171,19 @@ int main(int argc, char** argv) {
     return Usage(e.what());
   }
   if (model_name.empty()) return Usage("--model NAME is required");
-  const flint::Config* cfg = flint::FindConfig(config_name);
-  if (cfg == nullptr) return Usage("no config named '" + config_name + "'");
+  const flint::Config* base_cfg = flint::FindConfig(config_name);
+  if (base_cfg == nullptr) return Usage("no config named '" + config_name + "'");
+  flint::Config what_if = *base_cfg;
+  if (t_read_ns) what_if.t_read_cycles = std::max<uint64_t>(1, t_read_ns * what_if.clock_mhz / 1000);
+  if (lanes) {
+    // As scripts/gen_config.py derives them from the link.
+    what_if.lanes = lanes;
+    what_if.link_bytes_per_cycle = lanes * what_if.cl_bytes;
+    what_if.die_io_bytes_per_cycle = what_if.link_bytes_per_cycle / what_if.dies * 9 / 8;
+    what_if.drain_cycles = what_if.planes * what_if.page_image_bytes / what_if.die_io_bytes_per_cycle;
+    what_if.burst_period_cycles = what_if.drain_cycles + what_if.t_cache_xfer_cycles;
+  }
+  const flint::Config* cfg = &what_if;
   const flint::sim::ModelShape* shape = flint::sim::FindModel(model_name);
   if (shape == nullptr) return Usage("no model named '" + model_name + "' (flint-trace-gen --list-models)");
 
@@ -178,6 +199,7 @@ int main(int argc, char** argv) {
                 "\"seed\": %llu, \"skew\": %g, \"stacks\": %u, \"stack\": %lld, "
                 "\"tile_lines\": %llu, \"jitter\": %g, \"loaded_bursts\": %llu, "
                 "\"check_data\": %s, \"order\": \"%s\", \"cta_lines\": %llu, \"sms\": %u, "
+                "\"t_read_cycles\": %llu, \"lanes\": %llu, "
                 "\"results\": [\n",
                 model_name.c_str(), cfg->name.data(), dopt.batch,
                 static_cast<unsigned long long>(dopt.steps),
@@ -186,7 +208,9 @@ int main(int argc, char** argv) {
                 static_cast<unsigned long long>(dopt.tile_lines), dopt.jitter,
                 static_cast<unsigned long long>(loaded),
                 check_data ? "true" : "false", flint::sim::WorkOrderName(dopt.order),
-                static_cast<unsigned long long>(dopt.cta_lines), dopt.sms);
+                static_cast<unsigned long long>(dopt.cta_lines), dopt.sms,
+                static_cast<unsigned long long>(cfg->t_read_cycles),
+                static_cast<unsigned long long>(cfg->lanes));
     bool first = true;
     for (const std::string& engine : list) {
       flint::sim::DecodeGenerator gen(*shape, *cfg, dopt);
