@@ -521,7 +521,7 @@ TEST_CASE("h3 model: hints out of cycle order are refused", "[h3]") {
                     std::invalid_argument);
 }
 
-TEST_CASE("h3 model: strict FIFO evicts a slot whose requests still wait for the link; "
+TEST_CASE("h3 model: strict FIFO evicts a slot whose requests still wait for the link, "
           "hold-while-pending does not", "[h3]") {
   // Issue #21: the paper's H3 evicts after the minimum residency whether or not requests wait
   // (expert bursts leave the LHB before every consumer read them). One slot: every line of
