@@ -94,12 +94,16 @@ results: build
 	@python3 scripts/evaluate.py --build $(BUILD) --batches 1 $(if $(RESUME),--resume) \
 	  --models llama-4-maverick --seeds 1,2,3 --tokens 2 --out docs/results_spread.md
 	@python3 scripts/evaluate.py --build $(BUILD) --batches 1 $(if $(RESUME),--resume) \
-	  --models llama-4-maverick --stacks 0,1,2,5 --out docs/results_stacks.md
+	  --models llama-4-maverick --stacks 0,1,5
 	@python3 scripts/evaluate.py --build $(BUILD) --batches 1 $(if $(RESUME),--resume) \
 	  --models qwen3-235b-a22b,llama-4-maverick \
 	  --engines flint,h3,h3-oracle,h3-1ghz,h3-demand-first,h3-lhb40,h3-legacy \
 	  --out docs/results_h3_variants.md
+	@python3 scripts/evaluate.py --build $(BUILD) --batches 1 $(if $(RESUME),--resume) \
+	  --models qwen3-235b-a22b,llama-4-maverick --order tiled --jitter 0.05 \
+	  --engines flint,h3,h3-legacy --out docs/results_tiled.md
 	@python3 scripts/queue_rule.py --build $(BUILD) --out docs/results_queue_rule.md
+	@python3 scripts/tr_sweep.py --build $(BUILD) --out docs/results_tr.md --plot docs/results_tr.png
 	@python3 scripts/plot_results.py docs/results.json --out docs/results.png
 
 # The RTL beside its model and H3 at small (docs/results_rtl.md): a few minutes.

@@ -7,7 +7,7 @@ useful-bandwidth ratio per model against batch, one line style per JSON file, be
 paper's range on the MoE models. Runs of one model and batch (seeds, stacks) are averaged; the
 ratio's error bar spans their min and max. Needs matplotlib (scripts/setup.sh --plots).
 
-  plot_results.py docs/results.json [docs/results_deep_queue.json ...] --out docs/results.png
+  plot_results.py docs/results.json [more.json ...] --out docs/results.png
                   [--engines flint,h3]
 """
 import argparse
