@@ -3,8 +3,8 @@
 the lines the SMs keep in flight, SMs x the lines a thread block reads (--cta-lines). Runs
 flint-eval (engine flint, GPU work order cta, no SM rate spread) over SM counts at the small
 and medium configs (tiny models, queue as configured) and over queue depths at paper
-(one decode step of a model, 148 SMs) and thread-block sizes at paper, and writes a table of useful / fetched against
-SMs x CTA lines / queue entries.
+(one decode step of a model, 148 SMs) and thread-block sizes at paper, and writes a table
+of useful / fetched against SMs x CTA lines / queue entries.
 
   scripts/queue_rule.py --build build [--out docs/results_queue_rule.md] [--paper-model M]
 """
@@ -52,8 +52,8 @@ def main():
              f"`{out.with_suffix('.json').name}`). Engine flint, GPU work order `cta` (64-line "
              "thread blocks unless the table says otherwise), no SM rate spread, one decode step, "
              "batch 1, stack 0.", "",
-             "| config | model | SMs | CTA lines | in flight (SMs x CTA) | queue | in flight / queue "
-             "| useful / fetched | useful GB/s |",
+             "| config | model | SMs | CTA lines | in flight (SMs x CTA) | queue "
+             "| in flight / queue | useful / fetched | useful GB/s |",
              "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
     for config, model, sms, cta, crq, r in rows:
         e = r["results"][0]

@@ -174,13 +174,16 @@ int main(int argc, char** argv) {
   const flint::Config* base_cfg = flint::FindConfig(config_name);
   if (base_cfg == nullptr) return Usage("no config named '" + config_name + "'");
   flint::Config what_if = *base_cfg;
-  if (t_read_ns) what_if.t_read_cycles = std::max<uint64_t>(1, t_read_ns * what_if.clock_mhz / 1000);
+  if (t_read_ns) {
+    what_if.t_read_cycles = std::max<uint64_t>(1, t_read_ns * what_if.clock_mhz / 1000);
+  }
   if (lanes) {
     // As scripts/gen_config.py derives them from the link.
     what_if.lanes = lanes;
     what_if.link_bytes_per_cycle = lanes * what_if.cl_bytes;
     what_if.die_io_bytes_per_cycle = what_if.link_bytes_per_cycle / what_if.dies * 9 / 8;
-    what_if.drain_cycles = what_if.planes * what_if.page_image_bytes / what_if.die_io_bytes_per_cycle;
+    what_if.drain_cycles =
+        what_if.planes * what_if.page_image_bytes / what_if.die_io_bytes_per_cycle;
     what_if.burst_period_cycles = what_if.drain_cycles + what_if.t_cache_xfer_cycles;
   }
   const flint::Config* cfg = &what_if;
