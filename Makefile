@@ -6,6 +6,9 @@ SEEDS   ?= 20
 TEST    ?=
 SEED    ?= 1
 BATCHES ?= 1
+# make results: the main grid (docs/evaluation.md says what it leaves out and why).
+RESULTS_BATCHES ?= 1,4,16,64
+RESULTS_MODELS ?= deepseek-v3@1+4+16,deepseek-v4-pro@1+4+16,qwen3-235b-a22b@1+4+16,llama-4-maverick@1+4+16+64,kimi-k2@1+4+16,llama-3.1-405b@1
 DEMAND  ?= $(wildcard docs/progq_demand.json)
 FLINT_ONLY ?=
 # Where regressions and sweeps run (scripts/jobs.py, Dask; docs/jobs.md): WORKERS local worker
@@ -30,7 +33,7 @@ help:
 	@echo "make progq-demand     program-queue demand of the rotation at paper -> docs/progq_demand.md"
 	@echo "                      and the measured-demand file docs/progq_demand.json (make area uses it)"
 	@echo "make report           FTL metadata size per config from the RTL -> docs/ftl_metadata.md"
-	@echo "make results          FLINT vs H3 on the MoE models at paper (BATCHES=1,4,...) ->"
+	@echo "make results          FLINT vs H3 (and H3 variants, spread, queue rule) at paper ->"
 	@echo "                      docs/results*.md and docs/results.png (docs/evaluation.md)"
 	@echo "make results-rtl      the Verilated top beside its model and H3 at small -> docs/results_rtl.md"
 	@echo "make system           system level from the measured results: throughput, energy, GPU"
@@ -99,13 +102,22 @@ refresh-cost: build
 # Runs of batches not asked for stay in docs/results*.json; RESUME=1 skips runs already there.
 results: build
 	@scripts/setup.sh --plots
-	@python3 scripts/evaluate.py --build $(BUILD) --batches $(BATCHES) $(if $(RESUME),--resume) \
-	  --models deepseek-v3,deepseek-v4-pro,qwen3-235b-a22b,llama-4-maverick,kimi-k2,llama-3.1-405b@1
-	@python3 scripts/evaluate.py --build $(BUILD) --batches $(BATCHES) $(if $(RESUME),--resume) \
-	  --models deepseek-v3,deepseek-v4-pro,qwen3-235b-a22b,llama-4-maverick,kimi-k2,llama-3.1-405b@1 \
-	  --engines flint,h3 --crq 262144 --out docs/results_deep_queue.md
-	@python3 scripts/plot_results.py docs/results.json docs/results_deep_queue.json \
-	  --out docs/results.png
+	@python3 scripts/evaluate.py --build $(BUILD) --batches $(RESULTS_BATCHES) $(if $(RESUME),--resume) \
+	  --models $(RESULTS_MODELS)
+	@python3 scripts/evaluate.py --build $(BUILD) --batches 1 $(if $(RESUME),--resume) \
+	  --models llama-4-maverick --seeds 1,2,3 --tokens 2 --out docs/results_spread.md
+	@python3 scripts/evaluate.py --build $(BUILD) --batches 1 $(if $(RESUME),--resume) \
+	  --models llama-4-maverick --stacks 0,1,5
+	@python3 scripts/evaluate.py --build $(BUILD) --batches 1 $(if $(RESUME),--resume) \
+	  --models qwen3-235b-a22b,llama-4-maverick \
+	  --engines flint,h3,h3-oracle,h3-1ghz,h3-demand-first,h3-lhb40,h3-legacy \
+	  --out docs/results_h3_variants.md
+	@python3 scripts/evaluate.py --build $(BUILD) --batches 1 $(if $(RESUME),--resume) \
+	  --models qwen3-235b-a22b,llama-4-maverick --order tiled --jitter 0.05 \
+	  --engines flint,h3,h3-legacy --out docs/results_tiled.md
+	@python3 scripts/queue_rule.py --build $(BUILD) --out docs/results_queue_rule.md
+	@python3 scripts/tr_sweep.py --build $(BUILD) --out docs/results_tr.md --plot docs/results_tr.png
+	@python3 scripts/plot_results.py docs/results.json --out docs/results.png
 
 # The system level (docs/system.md): reads docs/results*.json, progq_demand.json, refresh_cost.json
 # (no build needed; a few minutes of Python); matplotlib for the plots. H3=<engine> picks the H3

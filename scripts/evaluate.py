@@ -6,8 +6,12 @@ JSON (docs/results.json). Figure 9 of the paper: useful and re-fetched bandwidth
 and the FLINT / H3 useful-bandwidth ratio.
 
   scripts/evaluate.py --build build [--config paper] [--models all] [--batches 1]
-                      [--engines flint,fcfs,h3,h3-oracle] [--tile-lines K] [--crq N]
+                      [--engines flint,h3] [--order cta] [--jitter 0] [--tokens 1]
+                      [--seeds 1] [--stacks 0] [--tile-lines K] [--crq N] [--sms N]
                       [--resume] [--out docs/results.md]
+
+Each (model, batch, seed, stack) is one run of flint-eval and one entry of the JSON; the tables
+give the mean over a cell's runs and, where there are several, their range (min-max).
 
 A model written MODEL@B[+B...] runs only at those of --batches (llama-3.1-405b@1: the dense
 model at batch 1 alone, a step of it taking minutes per engine). The output is merged: runs
@@ -34,10 +38,13 @@ PAPER = {  # paper section 6.1 / Fig. 9, as the text states them
 }
 
 
-def command(model, batch, args):
+def command(model, batch, args, seed=1, stack=0):
     """flint-eval's arguments for one run (also the key a kept run is matched by)."""
     cmd = ["--model", model, "--config", args.config, "--batch", str(batch),
-           "--engines", args.engines]
+           "--engines", args.engines, "--order", args.order, "--jitter", str(args.jitter),
+           "--tokens", str(args.tokens), "--seed", str(seed), "--stack", str(stack)]
+    if args.sms:
+        cmd += ["--sms", str(args.sms)]
     if args.tile_lines:
         cmd += ["--tile-lines", str(args.tile_lines)]
     if args.crq:
@@ -45,8 +52,8 @@ def command(model, batch, args):
     return cmd
 
 
-def run(exe, model, batch, args, rev):
-    cmd = command(model, batch, args)
+def run(exe, model, batch, seed, stack, args, rev):
+    cmd = command(model, batch, args, seed, stack)
     t0 = time.time()
     p = subprocess.run([str(exe), *cmd], capture_output=True, text=True)
     if p.returncode != 0:
@@ -56,23 +63,49 @@ def run(exe, model, batch, args, rev):
     r["commit"] = rev
     r["date"] = str(datetime.date.today())
     r["run_seconds"] = round(time.time() - t0, 1)
-    print(f"evaluate: {model} batch {batch}: {r['run_seconds']:.0f} s", file=sys.stderr)
+    print(f"evaluate: {model} batch {batch} seed {seed} stack {stack}: "
+          f"{r['run_seconds']:.0f} s", file=sys.stderr)
     return r
 
 
-def plan(models_arg, batches_arg):
+def plan(models_arg, batches_arg, seeds_arg="1", stacks_arg="0"):
     batches = [int(b) for b in batches_arg.split(",")]
+    seeds = [int(s) for s in seeds_arg.split(",")]
+    stacks = [int(s) for s in stacks_arg.split(",")]
     out = []
     for spec in (MODELS if models_arg == "all" else models_arg.split(",")):
         name, _, only = spec.partition("@")
         keep = {int(x) for x in only.split("+")} if only else set(batches)
-        out += [(name, b) for b in batches if b in keep]
+        out += [(name, b, s, k) for b in batches if b in keep for s in seeds for k in stacks]
     return out
+
+
+def key(r):
+    return (r["model"], r["batch"], r.get("seed", 1), r.get("stack", 0))
 
 
 def order(r):
     m = r["model"]
-    return (MODELS.index(m) if m in MODELS else len(MODELS), m, r["batch"])
+    return (MODELS.index(m) if m in MODELS else len(MODELS), m, r["batch"], r.get("seed", 1),
+            r.get("stack", 0))
+
+
+def cells(runs):
+    """Runs grouped by (model, batch), in order."""
+    out = {}
+    for r in sorted(runs, key=order):
+        out.setdefault((r["model"], r["batch"]), []).append(r)
+    return out
+
+
+def spread(values, fmt):
+    """Mean, and the min-max range when there are several values."""
+    if not values:
+        return "-"
+    mean = sum(values) / len(values)
+    if len(values) == 1:
+        return fmt(mean)
+    return f"{fmt(mean)} ({fmt(min(values))}-{fmt(max(values))})"
 
 
 def by_engine(r):
@@ -85,7 +118,13 @@ def main():
     ap.add_argument("--config", default="paper")
     ap.add_argument("--models", default="all", help="comma list; MODEL@B+B: that model only at those batches")
     ap.add_argument("--batches", default="1")
-    ap.add_argument("--engines", default="flint,fcfs,h3,h3-oracle")
+    ap.add_argument("--engines", default="flint,h3")
+    ap.add_argument("--order", default="cta", choices=["cta", "tiled"])
+    ap.add_argument("--jitter", type=float, default=0.0)
+    ap.add_argument("--tokens", type=int, default=1, help="decode steps a run")
+    ap.add_argument("--seeds", default="1", help="comma list of seeds")
+    ap.add_argument("--stacks", default="0", help="comma list of the stacks to run")
+    ap.add_argument("--sms", type=int, default=0, help="SMs (0: flint-eval's 148)")
     ap.add_argument("--tile-lines", type=int, default=0)
     ap.add_argument("--crq", type=int, default=0, help="cache request queue entries (0: config)")
     ap.add_argument("--resume", action="store_true",
@@ -95,7 +134,7 @@ def main():
     exe = pathlib.Path(args.build) / "sim" / "flint-eval"
     if not exe.exists():
         sys.exit(f"evaluate: {exe} not built (make build)")
-    todo = plan(args.models, args.batches)
+    todo = plan(args.models, args.batches, args.seeds, args.stacks)
     out = pathlib.Path(args.out)
     out_json = out.with_suffix(".json")
     rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
@@ -105,8 +144,9 @@ def main():
     kept = {}
     if out_json.exists():
         for r in json.loads(out_json.read_text()):
-            if r.get("command") == " ".join(command(r["model"], r["batch"], args)):
-                kept[(r["model"], r["batch"])] = r
+            if r.get("command") == " ".join(command(r["model"], r["batch"], args,
+                                                    r.get("seed", 1), r.get("stack", 0))):
+                kept[key(r)] = r
             else:
                 print(f"evaluate: dropping {r['model']} batch {r['batch']} from {out_json} "
                       f"(other options: {r.get('command')})", file=sys.stderr)
@@ -114,12 +154,12 @@ def main():
     def save():
         out_json.write_text(json.dumps(sorted(kept.values(), key=order), indent=1) + "\n")
 
-    for model, batch in todo:
-        if args.resume and (model, batch) in kept:
-            print(f"evaluate: {model} batch {batch}: kept from {kept[(model, batch)].get('commit')}",
-                  file=sys.stderr)
+    for model, batch, seed, stack in todo:
+        k = (model, batch, seed, stack)
+        if args.resume and k in kept:
+            print(f"evaluate: {k}: kept from {kept[k].get('commit')}", file=sys.stderr)
             continue
-        kept[(model, batch)] = run(exe, model, batch, args, rev)
+        kept[k] = run(exe, model, batch, seed, stack, args, rev)
         save()
     save()
     runs = sorted(kept.values(), key=order)
@@ -129,45 +169,56 @@ def main():
     commits = sorted({r.get("commit", "unknown") for r in runs})
     dates = sorted({r.get("date", "?") for r in runs})
     made = f"{', '.join(commits)} ({dates[0]}{' to ' + dates[-1] if len(dates) > 1 else ''})"
+    work = (f"GPU work order `{args.order}`"
+            + (f" ({args.sms} SMs)" if args.sms else " (148 SMs)")
+            + f", SM rate spread {args.jitter:g}, {args.tokens} decode step(s) a run")
     lines = [
         "# FLINT against H3 on decode steps (paper section 6.1, Fig. 9)", "",
         f"Generated by `scripts/evaluate.py --config {args.config}"
-        f"{' --crq ' + str(args.crq) if args.crq else ''} --engines {args.engines}` over the "
-        f"models and batches below (raw figures and each run's command: "
+        f"{' --crq ' + str(args.crq) if args.crq else ''} --engines {args.engines} "
+        f"--order {args.order} --jitter {args.jitter:g} --tokens {args.tokens}` over the "
+        f"models, batches, seeds and stacks below (raw figures and each run's command: "
         f"`{out_json.name}`); runs made at commit {made}. "
-        f"Cache request queue: {queue} entries. "
-        "One stack (stack 0 of 8) of the paper's package, one decode step, skew 0.5, seed 1, "
-        f"tiling: {'K = ' + str(args.tile_lines) + '-line chunks dealt round robin' if args.tile_lines else 'one contiguous tile per SM per tensor'}; "
-        "golden models, timing only. Engines: `flint` = BBC model, most-pending policy; `fcfs` = "
-        "BBC model, the paper's FCFS; `h3` = H3 with the compiler's layer-ahead hints; "
-        "`h3-oracle` = H3 with a hint for every burst the next layer reads.", "",
-        "| model | batch | engine | useful GB/s | fetched GB/s | re-fetch share | useful / fetched | cycles |",
-        "|---|---|---|---:|---:|---:|---:|---:|",
+        f"Cache request queue: {queue} entries. {work}; skew 0.5; golden models, timing only. "
+        "A cell with several runs shows their mean and, in brackets, their range. "
+        "Engines: docs/h3.md \"Variants\" (`h3` is the paper's H3: 2 slots, strict FIFO after "
+        "the minimum residency read at the GPU clock, layer-ahead compiler hints).", "",
+        "| model | batch | engine | useful GB/s | fetched GB/s | re-fetch share | "
+        "useful / fetched | runs (seed/stack) |",
+        "|---|---|---|---:|---:|---:|---:|---|",
     ]
-    for r in runs:
+    grouped = cells(runs)
+    for (model, batch), rs in grouped.items():
+        ids = ", ".join(f"{r.get('seed', 1)}/{r.get('stack', 0)}" for r in rs)
         for e in engines:
-            x = by_engine(r).get(e)
-            if not x:
+            xs = [by_engine(r)[e] for r in rs if e in by_engine(r)]
+            if not xs:
                 continue
-            lines.append(f"| {r['model']} | {r['batch']} | {e} | {x['useful_gbps']:.0f} | "
-                         f"{x['fetched_gbps']:.0f} | {100 * x['refetch_share']:.1f} % | "
-                         f"{100 * x['useful_fraction']:.1f} % | {x['cycles']:,} |")
-    lines += ["", "## FLINT / H3 useful bandwidth", "",
-              "Requests: the stack's cache-line misses in the step. Run: wall time of the whole "
+            lines.append(
+                f"| {model} | {batch} | {e} | "
+                f"{spread([x['useful_gbps'] for x in xs], lambda v: f'{v:.0f}')} | "
+                f"{spread([x['fetched_gbps'] for x in xs], lambda v: f'{v:.0f}')} | "
+                f"{spread([100 * x['refetch_share'] for x in xs], lambda v: f'{v:.1f} %')} | "
+                f"{spread([100 * x['useful_fraction'] for x in xs], lambda v: f'{v:.1f} %')} | "
+                f"{ids} |")
+    lines += ["", "## FLINT / H3", "",
+              "Useful-bandwidth ratio and raw HBF bytes H3 / FLINT, per run then averaged. "
+              "Requests: the stack's cache-line misses in a run. Run: wall time of the whole "
               "flint-eval process (all engines), as loaded as the machine was.", "",
-              "| model | batch | requests (M) | flint / h3 | flint / h3-oracle | fcfs / h3 | run (s) |",
-              "|---|---|---:|---:|---:|---:|---:|"]
-    for r in runs:
-        e = by_engine(r)
-
-        def ratio(a, b):
-            return (f"{e[a]['useful_gbps'] / e[b]['useful_gbps']:.2f}x"
-                    if a in e and b in e and e[b]['useful_gbps'] > 0 else "-")
-        reqs = r["results"][0]["requests"] / 1e6
-        secs = r.get("run_seconds")
-        lines.append(f"| {r['model']} | {r['batch']} | {reqs:.1f} | {ratio('flint', 'h3')} | "
-                     f"{ratio('flint', 'h3-oracle')} | {ratio('fcfs', 'h3')} | "
-                     f"{'-' if secs is None else f'{secs:.0f}'} |")
+              "| model | batch | requests (M) | flint / h3 | h3 / flint raw bytes | run (s) |",
+              "|---|---|---:|---:|---:|---:|"]
+    for (model, batch), rs in grouped.items():
+        ratios, raw = [], []
+        for r in rs:
+            e = by_engine(r)
+            if "flint" in e and "h3" in e and e["h3"]["useful_gbps"] > 0:
+                ratios.append(e["flint"]["useful_gbps"] / e["h3"]["useful_gbps"])
+                raw.append(e["h3"]["fetched_bytes"] / max(1, e["flint"]["fetched_bytes"]))
+        reqs = sum(r["results"][0]["requests"] for r in rs) / len(rs) / 1e6
+        secs = sum(r.get("run_seconds", 0) for r in rs) / len(rs)
+        lines.append(f"| {model} | {batch} | {reqs:.1f} | "
+                     f"{spread(ratios, lambda v: f'{v:.2f}x')} | "
+                     f"{spread(raw, lambda v: f'{v:.2f}x')} | {secs:.0f} |")
     lines += ["", "## The paper, for comparison", "",
               f"- FLINT consumes {PAPER['flint_useful_fraction']} of what it fetches.",
               f"- H3 re-fetches {PAPER['h3_refetch_share_moe']} of its traffic on the MoE models.",

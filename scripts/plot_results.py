@@ -4,9 +4,10 @@ queue and a deep queue): per model and batch, each engine's useful bandwidth (da
 bandwidth it fetched but no request used (light: re-fetches and unused lines) as stacked bars,
 and its re-fetch share of bursts as lines on the right axis. A last panel gives the FLINT / H3
 useful-bandwidth ratio per model against batch, one line style per JSON file, beside the
-paper's range on the MoE models. Needs matplotlib (scripts/setup.sh --plots).
+paper's range on the MoE models. Runs of one model and batch (seeds, stacks) are averaged; the
+ratio's error bar spans their min and max. Needs matplotlib (scripts/setup.sh --plots).
 
-  plot_results.py docs/results.json [docs/results_deep_queue.json ...] --out docs/results.png
+  plot_results.py docs/results.json [more.json ...] --out docs/results.png
                   [--engines flint,h3]
 """
 import argparse
@@ -28,6 +29,29 @@ def queue_of(path, runs):
 
 def engines_of(run):
     return {e["engine"]: e for e in run["results"]}
+
+
+def merge(runs):
+    """One run per (model, batch): each engine's figures averaged over its seeds and stacks;
+    `ratio_range` keeps the min and max FLINT / H3 ratio of the runs."""
+    cells = {}
+    for r in runs:
+        cells.setdefault((r["model"], r["batch"]), []).append(r)
+    out = []
+    for (model, batch), rs in cells.items():
+        names = [e["engine"] for e in rs[0]["results"]]
+        results = []
+        for name in names:
+            xs = [engines_of(r)[name] for r in rs if name in engines_of(r)]
+            results.append({"engine": name, **{k: sum(x[k] for x in xs) / len(xs) for k in
+                            ("useful_gbps", "fetched_gbps", "refetch_share")}})
+        rat = [engines_of(r)["flint"]["useful_gbps"] / engines_of(r)["h3"]["useful_gbps"]
+               for r in rs if "flint" in engines_of(r) and "h3" in engines_of(r) and
+               engines_of(r)["h3"]["useful_gbps"] > 0]
+        out.append({"model": model, "batch": batch, "results": results, "runs": len(rs),
+                    "command": rs[0].get("command", ""),
+                    "ratio_range": (min(rat), max(rat)) if rat else None})
+    return out
 
 
 def bars(ax, path, runs, engines):
@@ -86,15 +110,18 @@ def ratios(ax, panels):
     for k, (path, runs) in enumerate(panels):
         for i, model in enumerate(models):
             pts = [(r["batch"], engines_of(r)["flint"]["useful_gbps"] /
-                    engines_of(r)["h3"]["useful_gbps"])
+                    engines_of(r)["h3"]["useful_gbps"], r.get("ratio_range"))
                    for r in runs if r["model"] == model and "flint" in engines_of(r) and
                    "h3" in engines_of(r) and engines_of(r)["h3"]["useful_gbps"] > 0]
             if not pts:
                 continue
-            pts.sort()
-            ax.plot([b for b, _ in pts], [v for _, v in pts], LINESTYLES[k % len(LINESTYLES)],
-                    marker="o", markersize=3, color=MODEL_COLORS[i % len(MODEL_COLORS)],
-                    label=f"{model}, {queue_of(path, runs)}")
+            pts.sort(key=lambda p: p[0])
+            lo = [v - (rr[0] if rr else v) for _, v, rr in pts]
+            hi = [(rr[1] if rr else v) - v for _, v, rr in pts]
+            ax.errorbar([b for b, _, _ in pts], [v for _, v, _ in pts], yerr=[lo, hi],
+                        fmt=LINESTYLES[k % len(LINESTYLES)], marker="o", markersize=3,
+                        capsize=2, color=MODEL_COLORS[i % len(MODEL_COLORS)],
+                        label=f"{model}, {queue_of(path, runs)}")
     ax.axhspan(*PAPER_MOE_RATIO, color="grey", alpha=0.15, label="paper, MoE (4.0-14.3x)")
     ax.axhline(1.0, color="grey", linewidth=0.8, linestyle=":", label="paper, dense (about 1x)")
     ax.set_xscale("log", base=2)
@@ -120,7 +147,7 @@ def main():
         import matplotlib.pyplot as plt
     except ImportError:
         sys.exit("plot_results: matplotlib is missing (scripts/setup.sh --plots installs it)")
-    panels = [(p, json.loads(pathlib.Path(p).read_text())) for p in args.json]
+    panels = [(p, merge(json.loads(pathlib.Path(p).read_text()))) for p in args.json]
     for p, runs in panels:
         if not runs:
             sys.exit(f"plot_results: no runs in {p}")

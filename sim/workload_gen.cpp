@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 
 #include "sim/workload_hash.hpp"
@@ -40,6 +41,23 @@ const char* PhaseKindName(PhaseKind k) {
   return "?";
 }
 
+const char* WorkOrderName(WorkOrder o) { return o == WorkOrder::kCta ? "cta" : "tiled"; }
+
+uint32_t KernelStage(const char* name) {
+  static const char* const kStage[][4] = {
+      {"q_proj", "k_proj", "v_proj", "q_a_proj"}, {"q_b_proj", "kv_b_proj", "", ""},
+      {"o_proj", "o_a_proj", "", ""},              {"o_b_proj", "", "", ""},
+      {"router", "", "", ""},                      {"gate_proj", "up_proj", "", ""},
+      {"down_proj", "", "", ""}};
+  if (std::strcmp(name, "kv_a_proj") == 0 || std::strcmp(name, "kv_proj") == 0) return 0;
+  for (uint32_t st = 0; st < 7; ++st) {
+    for (const char* n : kStage[st]) {
+      if (n[0] != '\0' && std::strcmp(name, n) == 0) return st;
+    }
+  }
+  return 0;
+}
+
 void ValidateDecodeOptions(const ModelShape& model, const Config& config, const DecodeOptions& o) {
   auto bad = [](const std::string& what) { throw std::invalid_argument(what); };
   if (o.batch < 1 || o.batch > 65536)
@@ -66,6 +84,9 @@ void ValidateDecodeOptions(const ModelShape& model, const Config& config, const 
     bad("issue interval " + Num(o.issue_interval) + " is below the 1/65536-cycle resolution");
   }
   if (o.layer_gap_cycles > (1ULL << 40)) bad("layer gap must be <= 2^40 cycles");
+  if (o.cta_lines < 1 || o.cta_lines > (1ULL << 30)) {
+    bad("cta lines must be in 1..2^30, got " + std::to_string(o.cta_lines));
+  }
   if (o.router && !model.IsMoe()) {
     bad("model " + model.name + " is dense: a routing file does not apply");
   }
@@ -252,7 +273,11 @@ std::vector<StepSummary> DecodeGenerator::Summarize() const {
       ps.experts = ph.experts.size();
       ps.start_cycle = cycle;
       uint64_t end = 0;
-      Timing(ph, s, p, cycle, &end);
+      if (opt_.order == WorkOrder::kCta) {
+        end = CtaPhaseEnd(ph, s, p, cycle);
+      } else {
+        Timing(ph, s, p, cycle, &end);
+      }
       ps.end_cycle = end;
       cycle = end + opt_.layer_gap_cycles;
       uint64_t last_burst = UINT64_MAX;  // items ascend, so a shared burst is the previous one
@@ -402,6 +427,15 @@ bool DecodeGenerator::StartPhase() {
   }
   const PhasePlan& ph = plan_->phases[phase_];
   items_ = &ph.items;
+  if (opt_.order == WorkOrder::kCta) {
+    kernels_ = Kernels(ph);
+    kernel_ = 0;
+    cta_rates_ = CtaRates(step_, phase_);
+    barrier_q16_ = start << 16;
+    cta_heap_.clear();
+    if (!kernels_.empty()) StartKernelCta();
+    return true;
+  }
   const std::vector<SmTiming> t = Timing(ph, step_, phase_, start, &phase_end_);
   cursors_.assign(opt_.sms, Cursor{});
   heap_.clear();
@@ -416,7 +450,153 @@ bool DecodeGenerator::StartPhase() {
   return true;
 }
 
+// --- kCta: kernels, thread blocks, SMs that free first ---------------------------------------
+
+std::vector<std::vector<WorkItem>> DecodeGenerator::Kernels(const PhasePlan& phase) const {
+  std::vector<std::vector<WorkItem>> by_stage(7);
+  for (const WorkItem& it : phase.items) {
+    if (it.lines == 0) continue;
+    by_stage[KernelStage(layout_.tensors()[it.tensor].name)].push_back(it);
+  }
+  std::vector<std::vector<WorkItem>> out;
+  for (auto& k : by_stage) {
+    if (!k.empty()) out.push_back(std::move(k));
+  }
+  return out;
+}
+
+std::vector<uint64_t> DecodeGenerator::CtaRates(uint64_t step, uint64_t phase_index) const {
+  std::vector<uint64_t> iv(opt_.sms, interval_q16_);
+  if (opt_.jitter > 0) {
+    for (uint32_t sm = 0; sm < opt_.sms; ++sm) {
+      const double u =
+          2.0 * UnitOpen(WorkloadHash(opt_.seed, HashTag::kRate, step, phase_index, sm)) - 1.0;
+      iv[sm] = std::max<uint64_t>(
+          1, static_cast<uint64_t>(
+                 std::llround(static_cast<double>(interval_q16_) * (1.0 + opt_.jitter * u))));
+    }
+  }
+  return iv;
+}
+
+bool DecodeGenerator::CtaQueue::Take(uint64_t cta_lines, uint64_t* first, uint64_t* end) {
+  while (item < items->size()) {
+    const WorkItem& it = (*items)[item];
+    if (offset < it.lines) {
+      const uint64_t n = std::min(cta_lines, it.lines - offset);
+      *first = it.first_line + offset;
+      *end = *first + n;
+      offset += n;
+      return true;
+    }
+    ++item;
+    offset = 0;
+  }
+  return false;
+}
+
+bool DecodeGenerator::CtaHeapLess::operator()(uint32_t a, uint32_t b) const {
+  const uint64_t ta = (*sms)[a].t_q16, tb = (*sms)[b].t_q16;
+  return ta > tb || (ta == tb && a > b);
+}
+
+uint64_t DecodeGenerator::CtaPhaseEnd(const PhasePlan& phase, uint64_t step,
+                                      uint64_t phase_index, uint64_t start) const {
+  const std::vector<std::vector<WorkItem>> kernels = Kernels(phase);
+  const std::vector<uint64_t> iv = CtaRates(step, phase_index);
+  uint64_t barrier = start << 16;
+  std::vector<CtaSm> sms(opt_.sms);
+  std::vector<uint32_t> heap(opt_.sms);
+  const CtaHeapLess later{&sms};
+  for (const auto& k : kernels) {
+    for (uint32_t sm = 0; sm < opt_.sms; ++sm) {
+      sms[sm].t_q16 = barrier;
+      heap[sm] = sm;
+    }
+    std::make_heap(heap.begin(), heap.end(), later);
+    CtaQueue q{&k, 0, 0};
+    uint64_t first = 0, end = 0;
+    while (q.Take(opt_.cta_lines, &first, &end)) {
+      std::pop_heap(heap.begin(), heap.end(), later);
+      sms[heap.back()].t_q16 += (end - first) * iv[heap.back()];
+      std::push_heap(heap.begin(), heap.end(), later);
+    }
+    for (const CtaSm& s : sms) barrier = std::max(barrier, s.t_q16);
+  }
+  return (barrier + 0xffff) >> 16;
+}
+
+bool DecodeGenerator::StartKernelCta() {
+  cta_sms_.assign(opt_.sms, CtaSm{});
+  cta_heap_.resize(opt_.sms);
+  for (uint32_t sm = 0; sm < opt_.sms; ++sm) {
+    cta_sms_[sm].t_q16 = barrier_q16_;
+    cta_sms_[sm].iv_q16 = cta_rates_[sm];
+    cta_heap_[sm] = sm;
+  }
+  std::make_heap(cta_heap_.begin(), cta_heap_.end(), CtaHeapLess{&cta_sms_});
+  ctas_ = CtaQueue{&kernels_[kernel_], 0, 0};
+  return true;
+}
+
+std::optional<TraceRequest> DecodeGenerator::NextCta() {
+  const CtaHeapLess later{&cta_sms_};
+  auto resift = [&]() {  // the top's time only grows: sift it down
+    const size_t n = cta_heap_.size();
+    const uint32_t x = cta_heap_[0];
+    size_t i = 0;
+    for (;;) {
+      size_t c = 2 * i + 1;
+      if (c >= n) break;
+      if (c + 1 < n && later(cta_heap_[c], cta_heap_[c + 1])) ++c;
+      if (!later(x, cta_heap_[c])) break;
+      cta_heap_[i] = cta_heap_[c];
+      i = c;
+    }
+    cta_heap_[i] = x;
+  };
+  for (;;) {
+    while (cta_heap_.empty()) {
+      if (started_ && plan_ && kernel_ + 1 < kernels_.size()) {
+        ++kernel_;  // the barrier: every SM of the last kernel is free
+        StartKernelCta();
+        continue;
+      }
+      if (started_) phase_end_ = (barrier_q16_ + 0xffff) >> 16;
+      if (!StartPhase()) return std::nullopt;
+    }
+    const uint32_t sm = cta_heap_.front();
+    CtaSm& s = cta_sms_[sm];
+    if (s.line == s.end) {  // free: the next thread block of the kernel, if any
+      if (!ctas_.Take(opt_.cta_lines, &s.line, &s.end)) {
+        barrier_q16_ = std::max(barrier_q16_, s.t_q16);
+        std::pop_heap(cta_heap_.begin(), cta_heap_.end(), later);
+        cta_heap_.pop_back();
+      }
+      continue;
+    }
+    if (!all_stacks_) {
+      const uint64_t burst = s.line >> lpb_shift_;
+      const uint32_t st = striping_.StackOf(burst);
+      if (st != target_) {  // lines on other stacks still take the SM's issue slots
+        const uint64_t next = burst + (target_ + opt_.stacks - st) % opt_.stacks;
+        const uint64_t nl = std::min(s.end, next << lpb_shift_);
+        s.t_q16 += (nl - s.line) * s.iv_q16;
+        s.line = nl;
+        resift();
+        continue;
+      }
+    }
+    const TraceRequest r{s.t_q16 >> 16, sm, Address(s.line)};
+    ++s.line;
+    s.t_q16 += s.iv_q16;
+    resift();
+    return r;
+  }
+}
+
 std::optional<TraceRequest> DecodeGenerator::Next() {
+  if (opt_.order == WorkOrder::kCta) return NextCta();
   while (heap_.empty()) {
     if (!StartPhase()) return std::nullopt;
   }

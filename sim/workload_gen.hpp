@@ -21,6 +21,17 @@ namespace flint::sim {
 
 inline constexpr int64_t kAllStacks = -1;
 
+// How a phase's lines are split over the SMs (docs/workloads.md "GPU work order").
+//   kTiled: the original order: one contiguous tile per SM per tensor (tile_lines = 0) or
+//           tile_lines-line chunks dealt round-robin from SM 0 for every tensor; no barrier
+//           inside a phase.
+//   kCta:   kernels as a GPU runs them: a phase is split into kernels at its data
+//           dependencies (attention in -> attention out -> router -> gate/up -> down), with a
+//           barrier between kernels; each kernel's tensors are cut into thread blocks (CTAs) of
+//           cta_lines lines, dispatched in order to whichever SM frees first (ties: lowest SM).
+enum class WorkOrder : uint8_t { kTiled, kCta };
+const char* WorkOrderName(WorkOrder o);
+
 struct DecodeOptions {
   uint32_t batch = 1;  // sequences decoded together
   uint64_t steps = 1;  // decode steps; each produces one token per sequence
@@ -38,7 +49,15 @@ struct DecodeOptions {
   uint64_t tile_lines = 0;  // 0: one contiguous tile per SM per tensor; K: K-line chunks dealt
                             // round-robin over the SMs
   uint64_t layer_gap_cycles = 0;  // idle cycles between the end of a layer and the next
+  WorkOrder order = WorkOrder::kTiled;
+  uint64_t cta_lines = 64;  // kCta: lines one thread block reads (the SM's lines in flight)
 };
+
+// kCta: the kernel (dependency stage) a tensor belongs to inside its phase, by its role:
+// 0 attention inputs (q/k/v, q_a, kv_a, kv), 1 their second LoRA half (q_b, kv_b), 2 the
+// attention output (o, o_a), 3 o_b, 4 the router, 5 gate/up (dense, shared and routed experts
+// together: one grouped GEMM), 6 down. Embedding and LM head are 0.
+uint32_t KernelStage(const char* tensor_name);
 
 // Throws std::invalid_argument with a message naming the bad option.
 void ValidateDecodeOptions(const ModelShape& model, const Config& config,
@@ -154,6 +173,38 @@ class DecodeGenerator {
   bool Advance(Cursor& c, uint32_t sm) const;
   bool StartPhase();
   void SiftDown(size_t i);
+  // kCta: the phase's kernels (items grouped by KernelStage, in stage order).
+  std::vector<std::vector<WorkItem>> Kernels(const PhasePlan& phase) const;
+  // kCta: per-SM cycles a line (16.16) for one phase.
+  std::vector<uint64_t> CtaRates(uint64_t step, uint64_t phase_index) const;
+  // kCta: one phase's end (one past the last SM's free cycle) without emitting.
+  uint64_t CtaPhaseEnd(const PhasePlan& phase, uint64_t step, uint64_t phase_index,
+                       uint64_t start) const;
+  bool StartKernelCta();
+  std::optional<TraceRequest> NextCta();
+
+  struct CtaSm {
+    uint64_t t_q16 = 0;  // next line's issue time, or the free time when line == end
+    uint64_t line = 0, end = 0;
+    uint64_t iv_q16 = 0;
+  };
+  struct CtaQueue {  // the kernel's CTAs still to dispatch
+    const std::vector<WorkItem>* items = nullptr;
+    size_t item = 0;
+    uint64_t offset = 0;
+    bool Take(uint64_t cta_lines, uint64_t* first, uint64_t* end);
+  };
+  struct CtaHeapLess {
+    const std::vector<CtaSm>* sms;
+    bool operator()(uint32_t a, uint32_t b) const;  // true if a is later than b
+  };
+  std::vector<std::vector<WorkItem>> kernels_;
+  size_t kernel_ = 0;
+  uint64_t barrier_q16_ = 0;  // the latest free time of the running kernel's SMs
+  CtaQueue ctas_;
+  std::vector<CtaSm> cta_sms_;
+  std::vector<uint32_t> cta_heap_;
+  std::vector<uint64_t> cta_rates_;
 
   const ModelShape* model_;
   Config config_;

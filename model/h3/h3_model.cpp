@@ -29,9 +29,11 @@ H3Model::H3Model(const Config& cfg, const H3Options& options) : cfg_(cfg), opt_(
   }
   live_blocks_ = LiveBlocks(loaded_, cfg_.pages);
   if (live_blocks_ > cfg_.blocks) throw std::invalid_argument("h3: the model does not fit a plane");
+  const uint64_t gpu_mhz = opt_.residency_gpu_mhz ? opt_.residency_gpu_mhz : 1000;
   residency_ = opt_.min_residency_cycles
                    ? opt_.min_residency_cycles
-                   : std::max<uint64_t>(1, kPaperResidencyCycles * cfg_.t_read_cycles / kPaperReadCycles);
+                   : std::max<uint64_t>(1, kPaperResidencyCycles * cfg_.t_read_cycles * 1000 /
+                                               (kPaperReadCycles * gpu_mhz));
   crq_cap_ = opt_.crq_entries ? opt_.crq_entries : cfg_.crq_entries;
   port_ = PortAcceptor(cfg_.lanes);
   if (crq_cap_ == 0) throw std::invalid_argument("h3: a request queue of 0 entries");
@@ -91,11 +93,22 @@ void H3Model::Accept(const BbcRequest& req, uint64_t at, const Sink& sink) {
   q.accept = at;
   q.slice = la.slice;
   q.line = la.line;
+  q.burst = burst;
   ++queued_;
   stats_.queue_high_water = std::max(stats_.queue_high_water, queued_);
+  if (state_[burst] == BurstState::kInSlot) {
+    ++stats_.hits;
+    Join(slot_of_[burst], q, at);
+    return;
+  }
+  ++extra_.demand_misses;
+  Park(q, at);
+}
+
+void H3Model::Park(const Queued& q, uint64_t at) {
+  const uint64_t burst = q.burst;
   switch (state_[burst]) {
     case BurstState::kInSlot:
-      ++stats_.hits;
       Join(slot_of_[burst], q, at);
       return;
     case BurstState::kPendingHint: {
@@ -115,7 +128,6 @@ void H3Model::Accept(const BbcRequest& req, uint64_t at, const Sink& sink) {
     case BurstState::kPendingDemand:
       break;
   }
-  ++extra_.demand_misses;
   parked_[burst].push_back(q);
 }
 
@@ -138,7 +150,7 @@ void H3Model::Join(uint32_t slot, const Queued& q, uint64_t now) {
   Slot& s = slots_[slot];
   ++s.pending;
   if (s.ready_at[q.slice] != kNever) {
-    serve_q_.push(ServeEntry{std::max(now, s.ready_at[q.slice]), seq_++, slot, q});
+    serve_q_.push(ServeEntry{std::max(now, s.ready_at[q.slice]), seq_++, slot, q, s.gen});
   } else {
     s.waiting[q.slice].push_back(q);
   }
@@ -149,7 +161,9 @@ void H3Model::Join(uint32_t slot, const Queued& q, uint64_t now) {
 uint64_t H3Model::SlotFreeAt(uint32_t slot) const {
   const Slot& s = slots_[slot];
   if (!s.burst) return 0;
-  if (s.dies_left != 0 || s.pending != 0) return kNever;  // filling, or lines still to serve
+  if (s.dies_left != 0) return kNever;  // filling
+  if (opt_.evict == H3Evict::kStrictFifo) return s.filled_at + residency_;
+  if (s.pending != 0) return kNever;  // lines still to serve
   // The next fill's first page lands tR + t_cache_xfer after its fetch is issued at the soonest,
   // so the slot may be given to a fetch while its last lines are still leaving on the link.
   const uint64_t lead = cfg_.t_read_cycles + cfg_.t_cache_xfer_cycles;
@@ -190,6 +204,7 @@ void H3Model::StartFetch(uint64_t now) {
   }
   extra_.residency_waits += now > std::max(since, stats_.load_cycles);
   (demand ? extra_.demand_fetches : extra_.hint_fetches) += 1;
+  ++s.gen;  // serve entries of the evicted fill (kStrictFifo) are re-queued when they come up
   s.burst = burst;
   s.hinted = !demand;
   s.refetch = ever_fetched_[burst] != 0;
@@ -248,7 +263,7 @@ void H3Model::DieEvent(uint32_t d, uint64_t now) {
         die.DataOut(plane, 0, static_cast<uint32_t>(cfg_.page_image_bytes), now, out);
     s.ready_at[slice] = end;
     for (const Queued& q : s.waiting[slice]) {
-      serve_q_.push(ServeEntry{std::max(q.accept, end), seq_++, ds.draining, q});
+      serve_q_.push(ServeEntry{std::max(q.accept, end), seq_++, ds.draining, q, s.gen});
     }
     s.waiting[slice].clear();
     s.filled_at = std::max(s.filled_at, end);
@@ -329,7 +344,11 @@ void H3Model::Run(const Source& source, const Hints& hints, const Sink& sink) {
       t_accept = port_.Earliest(t_accept);
     }
     const uint64_t t_hint = hint ? std::max(hint->cycle, now) : kNever;
-    const uint64_t t_serve = serve_q_.empty() ? kNever : std::max(serve_q_.top().at, now);
+    uint64_t t_serve = serve_q_.empty() ? kNever : std::max(serve_q_.top().at, now);
+    // kStrictFifo: a line leaves SRAM when its link slot comes, so it can still be evicted.
+    if (opt_.evict == H3Evict::kStrictFifo && t_serve != kNever) {
+      t_serve = std::max(t_serve, link_slot_ / cfg_.lanes);
+    }
     uint64_t t_die = kNever;
     uint32_t die = 0;
     for (uint32_t d = 0; d < cfg_.dies; ++d) {
@@ -348,7 +367,12 @@ void H3Model::Run(const Source& source, const Hints& hints, const Sink& sink) {
     if (t_serve == t) {
       const ServeEntry e = serve_q_.top();
       serve_q_.pop();
-      Serve(e, sink);
+      if (e.gen != slots_[e.slot].gen) {
+        ++extra_.evicted_waiting;  // its slot was evicted first: fetch the burst again
+        Park(e.q, now);
+      } else {
+        Serve(e, sink);
+      }
     } else if (t_die == t) {
       DieEvent(die, now);
     } else if (t_fetch == t) {

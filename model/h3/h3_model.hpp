@@ -46,8 +46,22 @@ struct H3Hint {
   bool operator==(const H3Hint& o) const { return cycle == o.cycle && burst == o.burst; }
 };
 
+// When a filled slot may be evicted (docs/h3.md "Variants").
+//   kHoldWhilePending: min residency past its fill AND every request that arrived for it
+//     served (the model before issue #21; it lends H3 FLINT's hold-until-drained).
+//   kStrictFifo: min residency past its fill, whether or not requests wait (the paper: expert
+//     bursts "leave its LHB before every consuming GPU reads them"); requests still waiting
+//     for the link when their slot goes are re-queued and re-fetch the burst. Lines are served
+//     in link order (a request leaves SRAM only when its link slot comes).
+enum class H3Evict : uint8_t { kHoldWhilePending, kStrictFifo };
+
 struct H3Options {
   uint32_t slots = 2;  // LHB slots, one burst each
+  H3Evict evict = H3Evict::kHoldWhilePending;
+  // The clock the 5000-cycle residency of Table 2 is read at when min_residency_cycles is 0:
+  // 0, the base die's (5000 cycles x tR/2000, 2.5 tR); else this GPU clock in MHz relative to
+  // the paper's 1 GHz base die (2500: 2000 cycles x tR/2000, 1 tR).
+  uint32_t residency_gpu_mhz = 0;
   // Cycles a filled slot stays before it may be evicted. 0: the paper's 5000 cycles scaled by
   // t_read_cycles / 2000 (paper tR = 2000 cycles), i.e. 2.5 tR in every config.
   uint64_t min_residency_cycles = 0;
@@ -75,6 +89,7 @@ struct H3Extra {
   uint64_t evictions = 0;
   uint64_t unused_evictions = 0;  // slots evicted before any request read them
   uint64_t residency_waits = 0;   // fetches that had to wait for a slot
+  uint64_t evicted_waiting = 0;   // kStrictFifo: requests whose slot was evicted before serving
 };
 
 class H3Model {
@@ -112,6 +127,7 @@ class H3Model {
   struct Queued {
     uint64_t id, accept;
     uint32_t slice, line;
+    uint64_t burst;
   };
   struct Slot {
     std::optional<uint64_t> burst;
@@ -125,6 +141,7 @@ class H3Model {
     std::vector<uint64_t> ready_at;  // per slice: DataOut end, or kNever before it is issued
     std::vector<std::vector<Queued>> waiting;  // per slice: requests before the DataOut
     std::vector<uint8_t> image;      // check_data: slices x page_image_bytes as read out
+    uint64_t gen = 0;                // fills so far (a serve entry of an older fill is stale)
   };
   struct DieState {
     std::deque<uint32_t> fetches;   // slots whose Read this die has not issued yet, in order
@@ -138,12 +155,14 @@ class H3Model {
     uint64_t at, seq;
     uint32_t slot;
     Queued q;
+    uint64_t gen;
     bool operator>(const ServeEntry& o) const { return std::tie(at, seq) > std::tie(o.at, o.seq); }
   };
 
   void Accept(const BbcRequest& r, uint64_t at, const Sink& sink);
   void Hint(const H3Hint& h);
   void Join(uint32_t slot, const Queued& q, uint64_t now);
+  void Park(const Queued& q, uint64_t now);  // a request whose burst is not in a slot
   uint64_t SlotFreeAt(uint32_t slot) const;  // free, or evictable from; kNever if neither
   std::optional<uint32_t> VictimAt(uint64_t now) const;
   uint64_t FetchTime(uint64_t now) const;

@@ -5,9 +5,17 @@
 // and writes docs/results.md.
 //
 //   flint-eval --model NAME [--config paper] [--batch 1] [--tokens 1] [--seed 1] [--skew 0.5]
-//              [--stacks 8] [--stack 0] [--tile-lines K] [--sms N] [--jitter J] [--crq N]
-//              [--hold C] [--age-cap C]
-//              [--engines flint,fcfs,h3,h3-oracle] [--check-data]
+//              [--stacks 8] [--stack 0] [--order tiled|cta] [--cta-lines N] [--tile-lines K]
+//              [--sms N] [--jitter J] [--crq N] [--hold C] [--age-cap C]
+//              [--engines flint,fcfs,h3,h3-oracle,...] [--check-data]
+//
+// The H3 engines (docs/h3.md "Variants"): h3 is the paper's H3 (2 slots, strict FIFO after the
+// minimum residency, the 5000-cycle residency read at the GPU's 2.5 GHz, layer-ahead compiler
+// hints); h3-oracle the same with oracle hints; h3-1ghz the residency read at the base die's
+// 1 GHz; h3-demand-first demand misses before pending hints; h3-lhb40 H3's own 40 MB LHB
+// (20 slots); h3-legacy the model before issue #21 (a slot held while requests for it wait,
+// residency at 1 GHz).
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -29,15 +37,24 @@ namespace {
 
 using flint::model::BbcStats;
 
+const char* const kUsage =
+    "usage: flint-eval --model NAME [--config small|medium|paper] [--batch B]\n"
+    "                  [--tokens T] [--seed S] [--skew s] [--stacks N] [--stack K]\n"
+    "                  [--order tiled|cta] [--cta-lines N] [--tile-lines K] [--sms N]\n"
+    "                  [--jitter J] [--crq N] [--hold C] [--age-cap C]\n"
+    "                  [--t-read-ns N] [--lanes N] [--engines LIST] [--check-data] [--help]\n"
+    "One decode workload through FLINT and H3 on the same stream; one JSON line per engine.\n"
+    "  --order tiled|cta  GPU work order: tiled (per-SM tiles, the old order, default) or cta\n"
+    "                     (kernels at data dependencies, CTAs of --cta-lines lines (64) to the\n"
+    "                     SM that frees first); docs/workloads.md\n"
+    "  --t-read-ns N      tR in ns instead of the config's (a what-if: docs/evaluation.md)\n"
+    "  --lanes N          D2D lanes of one line a cycle instead of the config's (the die I/O,\n"
+    "                     drain time and burst period follow, as scripts/gen_config.py derives)\n"
+    "  --engines LIST     of flint, fcfs, h3, h3-oracle, h3-1ghz, h3-demand-first, h3-lhb40,\n"
+    "                     h3-legacy (default flint,fcfs,h3,h3-oracle); docs/h3.md\n";
+
 int Usage(const std::string& why) {
-  std::fprintf(stderr,
-               "flint-eval: %s\n"
-               "usage: flint-eval --model NAME [--config small|medium|paper] [--batch B]\n"
-               "                  [--tokens T] [--seed S] [--skew s] [--stacks N] [--stack K]\n"
-               "                  [--tile-lines K] [--sms N] [--jitter J] [--crq N] [--hold C]\n"
-               "                  [--age-cap C]\n"
-               "                  [--engines flint,fcfs,h3,h3-oracle] [--check-data]\n",
-               why.c_str());
+  std::fprintf(stderr, "flint-eval: %s\n%s", why.c_str(), kUsage);
   return 2;
 }
 
@@ -82,6 +99,7 @@ int main(int argc, char** argv) {
   flint::sim::DecodeOptions dopt;
   bool check_data = false;
   uint64_t crq = 0, hold = 0, age_cap = 0;  // BBC options (0: the model's defaults)
+  uint64_t t_read_ns = 0, lanes = 0;          // what-if overrides of the config (0: as is)
   try {
     for (int i = 1; i < argc; ++i) {
       const std::string a = argv[i];
@@ -89,7 +107,26 @@ int main(int argc, char** argv) {
         if (i + 1 >= argc) throw std::invalid_argument(a + " needs a value");
         return argv[++i];
       };
-      if (a == "--model") {
+      if (a == "--help" || a == "-h") {
+        std::fputs(kUsage, stdout);
+        return 0;
+      } else if (a == "--order") {
+        const std::string v = value();
+        if (v == "tiled") {
+          dopt.order = flint::sim::WorkOrder::kTiled;
+        } else if (v == "cta") {
+          dopt.order = flint::sim::WorkOrder::kCta;
+        } else {
+          throw std::invalid_argument("--order takes tiled or cta, not '" + v + "'");
+        }
+      } else if (a == "--t-read-ns") {
+        t_read_ns = Count(a, value());
+      } else if (a == "--lanes") {
+        lanes = Count(a, value());
+        if (lanes == 0 || lanes > 64) throw std::invalid_argument("--lanes must be in 1..64");
+      } else if (a == "--cta-lines") {
+        dopt.cta_lines = Count(a, value());
+      } else if (a == "--model") {
         model_name = value();
       } else if (a == "--config") {
         config_name = value();
@@ -134,8 +171,22 @@ int main(int argc, char** argv) {
     return Usage(e.what());
   }
   if (model_name.empty()) return Usage("--model NAME is required");
-  const flint::Config* cfg = flint::FindConfig(config_name);
-  if (cfg == nullptr) return Usage("no config named '" + config_name + "'");
+  const flint::Config* base_cfg = flint::FindConfig(config_name);
+  if (base_cfg == nullptr) return Usage("no config named '" + config_name + "'");
+  flint::Config what_if = *base_cfg;
+  if (t_read_ns) {
+    what_if.t_read_cycles = std::max<uint64_t>(1, t_read_ns * what_if.clock_mhz / 1000);
+  }
+  if (lanes) {
+    // As scripts/gen_config.py derives them from the link.
+    what_if.lanes = lanes;
+    what_if.link_bytes_per_cycle = lanes * what_if.cl_bytes;
+    what_if.die_io_bytes_per_cycle = what_if.link_bytes_per_cycle / what_if.dies * 9 / 8;
+    what_if.drain_cycles =
+        what_if.planes * what_if.page_image_bytes / what_if.die_io_bytes_per_cycle;
+    what_if.burst_period_cycles = what_if.drain_cycles + what_if.t_cache_xfer_cycles;
+  }
+  const flint::Config* cfg = &what_if;
   const flint::sim::ModelShape* shape = flint::sim::FindModel(model_name);
   if (shape == nullptr) return Usage("no model named '" + model_name + "' (flint-trace-gen --list-models)");
 
@@ -150,14 +201,19 @@ int main(int argc, char** argv) {
     std::printf("{\"model\": \"%s\", \"config\": \"%s\", \"batch\": %u, \"tokens\": %llu, "
                 "\"seed\": %llu, \"skew\": %g, \"stacks\": %u, \"stack\": %lld, "
                 "\"tile_lines\": %llu, \"jitter\": %g, \"loaded_bursts\": %llu, "
-                "\"check_data\": %s, \"results\": [\n",
+                "\"check_data\": %s, \"order\": \"%s\", \"cta_lines\": %llu, \"sms\": %u, "
+                "\"t_read_cycles\": %llu, \"lanes\": %llu, "
+                "\"results\": [\n",
                 model_name.c_str(), cfg->name.data(), dopt.batch,
                 static_cast<unsigned long long>(dopt.steps),
                 static_cast<unsigned long long>(dopt.seed), dopt.skew, dopt.stacks,
                 static_cast<long long>(dopt.stack),
                 static_cast<unsigned long long>(dopt.tile_lines), dopt.jitter,
                 static_cast<unsigned long long>(loaded),
-                check_data ? "true" : "false");
+                check_data ? "true" : "false", flint::sim::WorkOrderName(dopt.order),
+                static_cast<unsigned long long>(dopt.cta_lines), dopt.sms,
+                static_cast<unsigned long long>(cfg->t_read_cycles),
+                static_cast<unsigned long long>(cfg->lanes));
     bool first = true;
     for (const std::string& engine : list) {
       flint::sim::DecodeGenerator gen(*shape, *cfg, dopt);
@@ -193,9 +249,27 @@ int main(int argc, char** argv) {
                         std::to_string(bbc.stats().bursts_in_flight_high_water) +
                         ", \"die_queue_high_water\": " +
                         std::to_string(bbc.stats().die_queue_high_water));
-      } else if (engine == "h3" || engine == "h3-oracle") {
+      } else if (engine.rfind("h3", 0) == 0) {
+        flint::model::H3Options o;
         flint::sim::H3HintOptions ho;
-        ho.oracle = engine == "h3-oracle";
+        // h3: the paper's H3 (docs/h3.md); the variants change one assumption each.
+        o.evict = flint::model::H3Evict::kStrictFifo;
+        o.residency_gpu_mhz = 2500;
+        if (engine == "h3") {
+        } else if (engine == "h3-oracle") {
+          ho.oracle = true;
+        } else if (engine == "h3-1ghz") {
+          o.residency_gpu_mhz = 0;
+        } else if (engine == "h3-demand-first") {
+          o.demand_first = true;
+        } else if (engine == "h3-lhb40") {
+          o.slots = 20;  // 40 MB of 2 MB slots
+        } else if (engine == "h3-legacy") {
+          o.evict = flint::model::H3Evict::kHoldWhilePending;
+          o.residency_gpu_mhz = 0;
+        } else {
+          throw std::invalid_argument("unknown engine '" + engine + "'");
+        }
         const std::vector<flint::model::H3Hint> hints = flint::sim::MakeH3Hints(gen, ho);
         size_t next = 0;
         auto hint_source = [&]() -> std::optional<flint::model::H3Hint> {
@@ -204,7 +278,6 @@ int main(int argc, char** argv) {
           h.cycle += service_start;
           return h;
         };
-        flint::model::H3Options o;
         o.loaded_bursts = loaded;
         o.check_data = check_data;
         o.seed = dopt.seed;
@@ -216,10 +289,15 @@ int main(int argc, char** argv) {
         std::ostringstream extra;
         extra << ", \"hints\": " << hints.size() << ", \"hint_fetches\": " << h3.extra().hint_fetches
               << ", \"demand_fetches\": " << h3.extra().demand_fetches
-              << ", \"unused_evictions\": " << h3.extra().unused_evictions;
+              << ", \"unused_evictions\": " << h3.extra().unused_evictions
+              << ", \"evicted_waiting\": " << h3.extra().evicted_waiting
+              << ", \"slots\": " << o.slots << ", \"min_residency_cycles\": "
+              << h3.min_residency_cycles() << ", \"evict\": \""
+              << (o.evict == flint::model::H3Evict::kStrictFifo ? "strict-fifo" : "hold-while-pending")
+              << "\", \"demand_first\": " << (o.demand_first ? "true" : "false");
         line = Json(engine, *cfg, h3.stats(), wall, extra.str());
       } else {
-        throw std::invalid_argument("unknown engine '" + engine + "' (flint, fcfs, h3, h3-oracle)");
+        throw std::invalid_argument("unknown engine '" + engine + "' (flint-eval --help)");
       }
       std::printf("%s  %s", first ? "" : ",\n", line.c_str());
       std::fflush(stdout);

@@ -47,6 +47,10 @@ options:
   --tile-lines K       deal K-line chunks round-robin over the SMs (default 0: one contiguous
                        tile per SM per tensor)
   --layer-gap C        idle cycles between layers (default 0)
+  --order tiled|cta    GPU work order (docs/workloads.md): tiled, the per-SM tiles above
+                       (default); cta, kernels split at data dependencies with a barrier
+                       between them, --cta-lines-line thread blocks to the SM that frees first
+  --cta-lines N        lines a thread block reads with --order cta (default 64)
   --write-routing FILE write the run's routing (drawn or read) as a routing file, to replay
                        it with --routing or edit it
   --hints-out FILE     write the H3 baseline's layer-ahead prefetch hints for the emitted
@@ -221,6 +225,17 @@ int main(int argc, char** argv) {
       o.jitter = ParseDouble(f, value());
     } else if (f == "--tile-lines") {
       o.tile_lines = ParseU64(f, value(), 0, 1ULL << 40);
+    } else if (f == "--order") {
+      const std::string v = value();
+      if (v == "tiled") {
+        o.order = flint::sim::WorkOrder::kTiled;
+      } else if (v == "cta") {
+        o.order = flint::sim::WorkOrder::kCta;
+      } else {
+        Fail("--order takes tiled or cta, got '" + v + "'");
+      }
+    } else if (f == "--cta-lines") {
+      o.cta_lines = ParseU64(f, value(), 1, 1ULL << 30);
     } else if (f == "--layer-gap") {
       o.layer_gap_cycles = ParseU64(f, value(), 0, 1ULL << 40);
     } else if (f == "--out") {
@@ -315,7 +330,8 @@ int main(int argc, char** argv) {
         << (o.router ? " --routing " + routing_path : " --skew " + Exact(o.skew)) << " --sms "
         << o.sms << " --stacks " << o.stacks << " --stack " << stack_label << " --issue-interval "
         << Exact(gen->issue_interval()) << " --jitter " << Exact(o.jitter) << " --tile-lines "
-        << o.tile_lines << " --layer-gap " << o.layer_gap_cycles << "\n"
+        << o.tile_lines << " --layer-gap " << o.layer_gap_cycles << " --order "
+        << flint::sim::WorkOrderName(o.order) << " --cta-lines " << o.cta_lines << "\n"
         << "bursts: " << (o.stack == flint::sim::kAllStacks ? "model-logical" : "stack-local")
         << " burst index (trace address / " << config->burst_bytes << "); " << hints.size()
         << " hints";
@@ -337,7 +353,8 @@ int main(int argc, char** argv) {
           << (o.router ? " --routing " + routing_path : " --skew " + Exact(o.skew)) << " --sms "
           << o.sms << " --stacks " << o.stacks << " --stack " << stack_label << " --issue-interval "
           << Exact(gen->issue_interval()) << " --jitter " << Exact(o.jitter) << " --tile-lines "
-          << o.tile_lines << " --layer-gap " << o.layer_gap_cycles << "\n";
+          << o.tile_lines << " --layer-gap " << o.layer_gap_cycles << " --order "
+          << flint::sim::WorkOrderName(o.order) << " --cta-lines " << o.cta_lines << "\n";
       if (o.stack == flint::sim::kAllStacks) {
         hdr << "addresses: model-logical (burst b is on stack b mod " << o.stacks << ")\n";
       } else {

@@ -520,3 +520,50 @@ TEST_CASE("h3 model: hints out of cycle order are refused", "[h3]") {
                            [](const BbcResponse&) {}),
                     std::invalid_argument);
 }
+
+TEST_CASE("h3 model: strict FIFO evicts a slot whose requests still wait for the link, "
+          "hold-while-pending does not", "[h3]") {
+  // Issue #21: the paper's H3 evicts after the minimum residency whether or not requests wait
+  // (expert bursts leave the LHB before every consumer read them). One slot: every line of
+  // burst 0 asked for at once (they leave on the link lanes-a-cycle), burst 1 a cycle later.
+  const Config& cfg = *flint::FindConfig("small");
+  H3Options opt;
+  opt.slots = 1;
+  opt.min_residency_cycles = 1;
+  const uint64_t load = H3Model(cfg, opt).Load();
+  std::vector<BbcRequest> reqs = Sweep(cfg, 0, 1, cfg.cl_per_burst, 1, load);
+  reqs.push_back({reqs.size(), load + 1, 1, cfg.burst_bytes});
+  opt.evict = flint::model::H3Evict::kHoldWhilePending;
+  const RunResult hold = Run(cfg, opt, reqs);
+  REQUIRE(hold.sequence == std::vector<uint64_t>{0, 1});
+  REQUIRE(hold.extra.evicted_waiting == 0);
+  opt.evict = flint::model::H3Evict::kStrictFifo;
+  const RunResult strict = Run(cfg, opt, reqs);
+  REQUIRE(strict.extra.evicted_waiting > 0);
+  REQUIRE(strict.stats.bursts_refetched >= 1);  // burst 0 again for the lines that lost it
+  REQUIRE(strict.sequence.size() >= 3);
+  REQUIRE(strict.sequence[0] == 0);
+  REQUIRE(strict.sequence[1] == 1);
+  // With a residency longer than the link needs for the burst, strict FIFO waits it out.
+  opt.min_residency_cycles = 10 * cfg.cl_per_burst;
+  const RunResult patient = Run(cfg, opt, reqs);
+  REQUIRE(patient.sequence == std::vector<uint64_t>{0, 1});
+  REQUIRE(patient.extra.evicted_waiting == 0);
+}
+
+TEST_CASE("h3 model: Table 2's 5000-cycle residency read at the GPU's 2.5 GHz is one tR",
+          "[h3]") {
+  for (const char* name : {"small", "medium", "paper"}) {
+    const Config& cfg = *flint::FindConfig(name);
+    INFO(name);
+    H3Options opt;
+    opt.residency_gpu_mhz = 2500;
+    CHECK(H3Model(cfg, opt).min_residency_cycles() == cfg.t_read_cycles);
+    opt.residency_gpu_mhz = 0;  // the base die's clock: 2.5 tR
+    CHECK(H3Model(cfg, opt).min_residency_cycles() == 5 * cfg.t_read_cycles / 2);
+  }
+  const Config& paper = *flint::FindConfig("paper");
+  H3Options opt;
+  opt.residency_gpu_mhz = 2500;
+  CHECK(H3Model(paper, opt).min_residency_cycles() == 2000);  // 2 us at the 1 GHz base die
+}

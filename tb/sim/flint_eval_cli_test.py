@@ -52,7 +52,33 @@ if len(runs) == 2:
     expect("--jitter changes the stream", runs["0"]["results"][0]["cycles"] !=
            runs["0.05"]["results"][0]["cycles"], runs)
 
+# --help: the usage on stdout, exit 0, naming the work order and the H3 variants.
+p = subprocess.run([EXE, "--help"], capture_output=True, text=True, timeout=60)
+expect("--help", p.returncode == 0 and "usage: flint-eval" in p.stdout and "--order" in p.stdout
+       and "h3-lhb40" in p.stdout, (p.returncode, p.stdout, p.stderr))
+
+# --order cta and every H3 variant run on the same stream and answer every request once.
+variants = ["flint", "h3", "h3-oracle", "h3-1ghz", "h3-demand-first", "h3-lhb40", "h3-legacy"]
+p = subprocess.run([EXE, "--model", "tiny-small", "--config", "small", "--batch", "4",
+                    "--stacks", "1", "--sms", "1", "--order", "cta", "--jitter", "0",
+                    "--engines", ",".join(variants)], capture_output=True, text=True, timeout=600)
+expect("--order cta runs", p.returncode == 0, p.stderr)
+if p.returncode == 0:
+    r = json.loads(p.stdout)
+    e = {x["engine"]: x for x in r["results"]}
+    expect("order recorded", r["order"] == "cta" and r["cta_lines"] == 64, r)
+    expect("every variant", list(e) == variants, e.keys())
+    expect("one stream", len({x["requests"] for x in e.values()}) == 1, e)
+    for name, x in e.items():
+        expect(f"{name} answers all", x["responses"] == x["requests"] and x["errors"] == 0, x)
+    expect("h3 is strict FIFO at the GPU clock", e["h3"]["evict"] == "strict-fifo" and
+           e["h3"]["min_residency_cycles"] == 32 and e["h3"]["slots"] == 2, e["h3"])
+    expect("h3-legacy holds", e["h3-legacy"]["evict"] == "hold-while-pending" and
+           e["h3-legacy"]["min_residency_cycles"] == 80, e["h3-legacy"])
+    expect("h3-lhb40 has 20 slots", e["h3-lhb40"]["slots"] == 20, e["h3-lhb40"])
+
 for args, text in [(["--config", "small"], "--model NAME is required"),
+                   (["--model", "tiny-small", "--order", "zigzag"], "--order takes tiled or cta"),
                    (["--model", "nope"], "no model named"),
                    (["--model", "tiny-small", "--config", "huge"], "no config named"),
                    (["--model", "tiny-small", "--config", "small", "--stacks", "1",

@@ -121,6 +121,18 @@ def main():
                      "outside the batch of 2")
         rc, out = run(*t, "--count")
         expect("count", rc == 0 and re.search(r"\d+ requests \(stack 0\)", out) is not None, out)
+        # The GPU work order: cta runs, differs from tiled, and its header replays it.
+        rc, out = run(*t, "--order", "cta", "--cta-lines", "8", "--jitter", "0",
+                      "--out", str(d / "cta.trace"))
+        expect("cta run", rc == 0, out)
+        cta = read_trace(d / "cta.trace", 32)
+        expect("cta differs from tiled", cta != reqs)
+        header = (d / "cta.trace").read_text().splitlines()[0].split()
+        expect("cta header", "--order" in header and header[header.index("--order") + 1] == "cta"
+               and header[header.index("--cta-lines") + 1] == "8", header)
+        rc, out = run(*header[2:], "--out", str(d / "cta2.trace"))
+        expect("cta header replays", rc == 0 and read_trace(d / "cta2.trace", 32) == cta, out)
+        expect_error("bad order", t + ["--order", "zigzag", "--count"], "--order takes tiled or cta")
 
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
