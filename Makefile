@@ -100,19 +100,22 @@ refresh-cost: build
 
 # The evaluation (docs/evaluation.md): minutes per model and batch; matplotlib for the plot.
 # Runs of batches not asked for stay in docs/results*.json; RESUME=1 skips runs already there.
+# The flint-eval runs are jobs on the engine (scripts/jobs.py, docs/jobs.md): WORKERS local
+# workers (a paper run holds a few GB), or SCHEDULER=address for a cluster's.
+EVAL_JOBS = $(if $(RESUME),--resume) --workers $(WORKERS) $(if $(SCHEDULER),--scheduler $(SCHEDULER))
 results: build
 	@scripts/setup.sh --plots
-	@python3 scripts/evaluate.py --build $(BUILD) --batches $(RESULTS_BATCHES) $(if $(RESUME),--resume) \
+	@python3 scripts/evaluate.py --build $(BUILD) --batches $(RESULTS_BATCHES) $(EVAL_JOBS) \
 	  --models $(RESULTS_MODELS)
-	@python3 scripts/evaluate.py --build $(BUILD) --batches 1 $(if $(RESUME),--resume) \
+	@python3 scripts/evaluate.py --build $(BUILD) --batches 1 $(EVAL_JOBS) \
 	  --models llama-4-maverick --seeds 1,2,3 --tokens 2 --out docs/results_spread.md
-	@python3 scripts/evaluate.py --build $(BUILD) --batches 1 $(if $(RESUME),--resume) \
+	@python3 scripts/evaluate.py --build $(BUILD) --batches 1 $(EVAL_JOBS) \
 	  --models llama-4-maverick --stacks 0,1,5
-	@python3 scripts/evaluate.py --build $(BUILD) --batches 1 $(if $(RESUME),--resume) \
+	@python3 scripts/evaluate.py --build $(BUILD) --batches 1 $(EVAL_JOBS) \
 	  --models qwen3-235b-a22b,llama-4-maverick \
 	  --engines flint,h3,h3-oracle,h3-1ghz,h3-demand-first,h3-lhb40,h3-legacy \
 	  --out docs/results_h3_variants.md
-	@python3 scripts/evaluate.py --build $(BUILD) --batches 1 $(if $(RESUME),--resume) \
+	@python3 scripts/evaluate.py --build $(BUILD) --batches 1 $(EVAL_JOBS) \
 	  --models qwen3-235b-a22b,llama-4-maverick --order tiled --jitter 0.05 \
 	  --engines flint,h3,h3-legacy --out docs/results_tiled.md
 	@python3 scripts/queue_rule.py --build $(BUILD) --out docs/results_queue_rule.md

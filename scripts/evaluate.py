@@ -17,16 +17,21 @@ A model written MODEL@B[+B...] runs only at those of --batches (llama-3.1-405b@1
 model at batch 1 alone, a step of it taking minutes per engine). The output is merged: runs
 already in the JSON for other models or batches, made with the same options, are kept (each
 carries its commit and date), so a sweep can be extended or refreshed piecewise; runs made with
-other options are dropped. The JSON is rewritten after every run, and --resume reuses a kept run
-of a planned model and batch instead of running it again (for a sweep that was interrupted).
+other options are dropped. The runs are jobs of scripts/jobs.py (Dask: --workers N on this
+machine, --scheduler ADDRESS on a cluster); each job's report is kept under BUILD/evaluate, and
+--resume reuses a kept run of a planned model and batch, or a finished job's report, instead of
+running it again (for a sweep that was interrupted).
 """
 import argparse
+import hashlib
 import datetime
 import json
 import pathlib
 import subprocess
 import sys
-import time
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import jobs  # noqa: E402
 
 MODELS = ["llama-3.1-405b", "deepseek-v3", "deepseek-v4-pro", "qwen3-235b-a22b",
           "llama-4-maverick", "kimi-k2"]
@@ -52,19 +57,25 @@ def command(model, batch, args, seed=1, stack=0):
     return cmd
 
 
-def run(exe, model, batch, seed, stack, args, rev):
+def job(exe, model, batch, seed, stack, args, build):
+    """One flint-eval run as a job of scripts/jobs.py (its JSON report on stdout is the output).
+    The output file is named by a hash of the command, so a changed option is a new job."""
     cmd = command(model, batch, args, seed, stack)
-    t0 = time.time()
-    p = subprocess.run([str(exe), *cmd], capture_output=True, text=True)
-    if p.returncode != 0:
-        sys.exit(f"evaluate: {exe} {' '.join(cmd)} failed:\n{p.stderr}")
-    r = json.loads(p.stdout)
-    r["command"] = " ".join(cmd)
+    tag = hashlib.sha1(" ".join(cmd).encode()).hexdigest()[:10]
+    out = pathlib.Path(build).resolve() / "evaluate" / f"{model}-b{batch}-s{seed}-k{stack}-{tag}.json"
+    return jobs.Job(name=f"{model} b{batch} s{seed} k{stack}", cmd=[str(exe.resolve()), *cmd],
+                    out=str(out), stdout=True)
+
+
+def record(res, model, batch, seed, stack, args, rev):
+    """A finished job's report with the command, commit and time it was made with."""
+    if not res.ok:
+        sys.exit(f"evaluate: {model} batch {batch} seed {seed} stack {stack} failed:\n{res.stderr}")
+    r = json.loads(pathlib.Path(res.out).read_text())
+    r["command"] = " ".join(command(model, batch, args, seed, stack))
     r["commit"] = rev
     r["date"] = str(datetime.date.today())
-    r["run_seconds"] = round(time.time() - t0, 1)
-    print(f"evaluate: {model} batch {batch} seed {seed} stack {stack}: "
-          f"{r['run_seconds']:.0f} s", file=sys.stderr)
+    r["run_seconds"] = round(res.seconds, 1)
     return r
 
 
@@ -130,6 +141,10 @@ def main():
     ap.add_argument("--resume", action="store_true",
                     help="reuse runs already in the JSON instead of running them again")
     ap.add_argument("--out", default="docs/results.md")
+    ap.add_argument("--workers", type=int, default=1,
+                    help="local Dask workers (scripts/jobs.py; 0 runs serially here); paper runs "
+                    "take GBs each, so mind the memory")
+    ap.add_argument("--scheduler", help="a Dask scheduler's address: the cluster runs the jobs")
     args = ap.parse_args()
     exe = pathlib.Path(args.build) / "sim" / "flint-eval"
     if not exe.exists():
@@ -154,13 +169,20 @@ def main():
     def save():
         out_json.write_text(json.dumps(sorted(kept.values(), key=order), indent=1) + "\n")
 
+    # The runs go to the job engine (scripts/jobs.py: Dask workers on this machine, or a
+    # cluster's with --scheduler); each run's report is a file under BUILD/evaluate, so an
+    # interrupted sweep resumes there too.
+    runs_todo = []
     for model, batch, seed, stack in todo:
         k = (model, batch, seed, stack)
         if args.resume and k in kept:
             print(f"evaluate: {k}: kept from {kept[k].get('commit')}", file=sys.stderr)
             continue
-        kept[k] = run(exe, model, batch, seed, stack, args, rev)
-        save()
+        runs_todo.append(k)
+    js = [job(exe, *k, args, args.build) for k in runs_todo]
+    for k, res in zip(runs_todo, jobs.run(js, workers=args.workers, scheduler=args.scheduler,
+                                          resume=args.resume, label="evaluate")):
+        kept[k] = record(res, *k, args, rev)
     save()
     runs = sorted(kept.values(), key=order)
 
