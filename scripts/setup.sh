@@ -8,7 +8,7 @@ set -euo pipefail
 # tool -> Debian package that provides it
 declare -A PKG=(
   [verilator]=verilator [yosys]=yosys [iverilog]=iverilog [cmake]=cmake [g++]=g++
-  [make]=make [python3]=python3 [verilator_coverage]=verilator
+  [make]=make [python3]=python3 [verilator_coverage]=verilator [ninja]=ninja-build
 )
 HEADERS=(/usr/include/catch2/catch.hpp)   # catch2
 HEADER_PKG=(catch2)
