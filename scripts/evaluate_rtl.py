@@ -11,7 +11,10 @@ Each point: flint-trace-gen writes stack 0's trace and H3's hints, then flint-si
 engines. The table gives what Fig. 9 plots (useful and fetched bytes, re-fetch share) per engine,
 the cycles, and the RTL's cycles against the model's: the model is the reference the paper-size
 evaluation (docs/results.md) rests on, so this is where it is checked against the RTL.
-A run that fails, or an RTL run whose data checks are not all zero, stops the script.
+A run that fails, or an RTL run whose data checks are not all zero, fails the script.
+
+Each point is one job of scripts/jobs.py on Dask (the system sweep): --workers N local workers,
+or --scheduler ADDRESS for a cluster; --resume keeps the points an interrupted run finished.
 """
 import argparse
 import datetime
@@ -21,6 +24,9 @@ import subprocess
 import sys
 import tempfile
 import time
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import jobs  # noqa: E402
 
 ENGINES = ("rtl", "model", "h3")
 
@@ -98,14 +104,39 @@ def main():
     ap.add_argument("--batches", default="1,4,16")
     ap.add_argument("--tokens", type=int, default=2)
     ap.add_argument("--out", default="docs/results_rtl.md", type=pathlib.Path)
+    ap.add_argument("--workers", type=int, default=2,
+                    help="local Dask worker processes, one point each (0: serially, no Dask)")
+    ap.add_argument("--scheduler", default=None,
+                    help="Dask scheduler address (default $FLINT_SCHEDULER): run on a cluster")
+    ap.add_argument("--resume", action="store_true",
+                    help="keep the points an interrupted run finished (BUILD/results_rtl/)")
+    ap.add_argument("--point", nargs=2, metavar=("MODEL", "BATCH"),
+                    help="run one point and write its JSON to --out (what each job runs)")
     args = ap.parse_args()
+    if args.point:
+        with tempfile.TemporaryDirectory() as d:
+            r = point(args.build.resolve(), args.point[0], int(args.point[1]), args.tokens,
+                      pathlib.Path(d))
+        args.out.write_text(json.dumps(r, indent=1) + "\n")
+        return 0
     rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
                          text=True).stdout.strip() or "unknown"
-    runs = []
-    with tempfile.TemporaryDirectory() as d:
-        for model in args.models.split(","):
-            for batch in args.batches.split(","):
-                runs.append(point(args.build, model, int(batch), args.tokens, pathlib.Path(d)))
+    # One job a point (scripts/jobs.py): trace-gen and the three engines, its JSON the output.
+    work = args.build.resolve() / "results_rtl"
+    todo = [jobs.Job(name=f"{model}-b{batch}-t{args.tokens}",
+                     cmd=[sys.executable, str(pathlib.Path(__file__).resolve()), "--build",
+                          str(args.build.resolve()), "--point", model, batch, "--tokens",
+                          str(args.tokens), "--out", "{out}"],
+                     out=str(work / f"{model}-b{batch}-t{args.tokens}.json"))
+            for model in args.models.split(",") for batch in args.batches.split(",")]
+    res = jobs.run(todo, workers=args.workers, scheduler=args.scheduler, resume=args.resume,
+                   label="evaluate_rtl")
+    bad = [r for r in res if not r.ok]
+    for r in bad:
+        print(f"evaluate_rtl: {r.name} failed (exit {r.rc}):\n{r.stderr}", file=sys.stderr)
+    if bad:
+        return 1
+    runs = [json.loads(pathlib.Path(r.out).read_text()) for r in res]
     args.out.write_text(render(runs, rev))
     args.out.with_suffix(".json").write_text(json.dumps(runs, indent=1) + "\n")
     print(f"evaluate_rtl: wrote {args.out} ({len(runs)} points)", file=sys.stderr)

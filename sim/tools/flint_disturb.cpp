@@ -53,7 +53,7 @@ int main(int argc, char** argv) {
       if (i + 1 >= argc) kCli.Fail(a + " needs a value");
       return argv[++i];
     };
-    if (a == "--help") {
+    if (a == "--help" || a == "-h") {
       std::cout << kUsage;
       return 0;
     } else if (a == "--config") {
@@ -103,6 +103,8 @@ int main(int argc, char** argv) {
      << "| model | batch | live blocks | placement | hottest senses/step | mean senses/step | "
         "hottest/mean | to limit (s) | pass (s) | margin |\n"
      << "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|\n";
+  flint::cli::Progress progress("flint-disturb", models.size() * batches.size() * 2);
+  uint64_t done = 0;
   for (const std::string& name : models) {
     const flint::sim::ModelShape* shape = flint::sim::FindModel(name);
     if (shape == nullptr) kCli.Fail("unknown model '" + name + "'");
@@ -124,6 +126,8 @@ int main(int argc, char** argv) {
            << " | " << Fmt("%.3g", p.seconds_to_limit) << " | "
            << Fmt("%.3g", p.rotation_pass_seconds) << " | " << Fmt("%.2f", p.margin())
            << " |\n";
+        progress.Step(++done, name + " batch " + std::to_string(batch) + " " +
+                                  std::string(flint::model::ToString(pl)));
       }
     }
   }

@@ -72,7 +72,7 @@ int main(int argc, char** argv) {
       if (i + 1 >= argc) kCli.Fail(a + " needs a value");
       return argv[++i];
     };
-    if (a == "--help") {
+    if (a == "--help" || a == "-h") {
       std::cout << kUsage;
       return 0;
     } else if (a == "--config") {
@@ -137,6 +137,9 @@ int main(int argc, char** argv) {
                         cfg->die_io_bytes_per_cycle;
 
   std::vector<Run> runs;
+  flint::cli::Progress progress("flint-progq-demand",
+                                models.size() * policies.size() * idles.size() * queues.size());
+  uint64_t done = 0;
   for (const std::string& name : models) {
     const fs::ModelShape* shape = fs::FindModel(name);
     if (shape == nullptr) kCli.Fail("unknown model '" + name + "'");
@@ -166,8 +169,10 @@ int main(int argc, char** argv) {
           po.copies = copies;
           po.max_cycles = max_cycles;
           Run run{name, p, idle, k, fs::RunProgqDemand(*gen, *cfg, po)};
-          std::cerr << "flint-progq-demand: " << name << " " << fs::ToString(p) << " idle "
-                    << idle << " K=" << k << ": " << run.r.copies << "/" << copies << " copies\n";
+          std::ostringstream what;
+          what << name << " " << fs::ToString(p) << " idle " << idle << " K=" << k << ": "
+               << run.r.copies << "/" << copies << " copies";
+          progress.Step(++done, what.str());
           runs.push_back(run);
         }
       }

@@ -68,7 +68,7 @@ int main(int argc, char** argv) {
       if (i + 1 >= argc) kCli.Fail(a + " needs a value");
       return argv[++i];
     };
-    if (a == "--help") {
+    if (a == "--help" || a == "-h") {
       std::cout << kUsage;
       return 0;
     } else if (a == "--config") {
@@ -127,6 +127,8 @@ int main(int argc, char** argv) {
         "distributed: mean stall per step (ms) | distributed slowdown | burst: worst step "
         "stall (s) | burst: worst step slowdown | burst: mean slowdown |\n"
      << "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+  flint::cli::Progress progress("flint-refresh-cost", models.size() * 4);
+  uint64_t done = 0;
   for (const std::string& name : models) {
     const flint::sim::ModelShape* shape = flint::sim::FindModel(name);
     if (shape == nullptr) kCli.Fail("unknown model '" + name + "'");
@@ -141,12 +143,16 @@ int main(int argc, char** argv) {
     std::cerr << "flint-refresh-cost: " << name << ": " << ro.steps << " steps\n";
     ro.mode = RefreshMode::kNone;
     const auto none = flint::sim::RunRefreshCost(gen, *cfg, ro);
+    progress.Step(++done, name + " no refresh");
     ro.mode = RefreshMode::kFlint;
     const auto flint = flint::sim::RunRefreshCost(gen, *cfg, ro);
+    progress.Step(++done, name + " FLINT");
     ro.mode = RefreshMode::kInPlaceDistributed;
     const auto dist = flint::sim::RunRefreshCost(gen, *cfg, ro);
+    progress.Step(++done, name + " in-place distributed");
     ro.mode = RefreshMode::kInPlaceBurst;
     const auto burst = flint::sim::RunRefreshCost(gen, *cfg, ro);
+    progress.Step(++done, name + " in-place burst");
     md << "| " << name << " | " << Fmt("%.2f", flint.step_cycles * cycle_s * 1e3) << " | "
        << ro.steps << " | " << flint.stall_cycles << " | "
        << Fmt("%.3f", static_cast<double>(flint.max_block_count) /

@@ -14,14 +14,23 @@
 #include <vector>
 
 #include "flint_config.hpp"
+#include "sim/tools/cli.hpp"
 #include "model/nand/nand_die.hpp"
 #include "model/nand/page_content.hpp"
 
 namespace {
 
+constexpr const char* kUsage =
+    "usage: flint-run [--config small|medium|paper] [--bursts N]\n"
+    "Loads every burst of one stack into the NAND die models and sweeps them in order with\n"
+    "multi-plane cache reads, checking one line per slice; prints achieved vs ideal cycles per\n"
+    "burst, bandwidth and NAND energy. Progress on stderr.\n"
+    "  --config NAME  configs/NAME.toml (default small)\n"
+    "  --bursts N     sweep only the first N bursts (default every burst of the stack)\n"
+    "  --help         this text\n";
+
 int Usage(const char* why) {
-  std::fprintf(stderr, "flint-run: %s\nusage: flint-run [--config small|medium|paper] [--bursts N]\n",
-               why);
+  std::fprintf(stderr, "flint-run: %s\n%s", why, kUsage);
   return 2;
 }
 
@@ -32,6 +41,10 @@ int main(int argc, char** argv) {
   uint64_t bursts_arg = 0;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
+    if (a == "--help" || a == "-h") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    }
     if (a == "--config" && i + 1 < argc) {
       config_name = argv[++i];
     } else if (a == "--bursts" && i + 1 < argc) {
@@ -82,7 +95,9 @@ int main(int argc, char** argv) {
   };
   uint64_t mismatches = 0, noisy = 0, checked = 0, end = start;
   std::vector<uint8_t> line(c.cl_image_bytes);
+  flint::cli::Progress progress("flint-run", uint64_t{c.dies}, 5.0);
   for (uint32_t d = 0; d < c.dies; ++d) {
+    progress.Step(d, "dies swept");
     auto& die = dies[d];
     uint64_t t = die.Read(targets, stripe(0), start);
     for (uint64_t b = 0; b < bursts; ++b) {
@@ -109,6 +124,7 @@ int main(int argc, char** argv) {
     }
     end = std::max(end, t);
   }
+  progress.Step(c.dies, "dies swept");
 
   const double cycles_per_burst = static_cast<double>(end - start) / static_cast<double>(bursts);
   const double ideal = static_cast<double>(c.burst_period_cycles);

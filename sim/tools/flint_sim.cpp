@@ -36,16 +36,19 @@
 
 namespace {
 
+constexpr const char* kUsage =
+    "usage: flint-sim --trace FILE [--config small|medium|paper] [--engine model|h3|rtl]\n"
+    "                 [--report out.json] [--seed N] [--policy fcfs|most-pending]\n"
+    "                 [--placement linear|interleaved] [--bursts N] [--age-cap CYCLES]\n"
+    "                 [--crq N] [--timing-only]\n"
+    "       h3 only:  --hints FILE [--slots N] [--min-residency CYCLES] [--demand-first]\n"
+    "       rtl only: [--waves out.fst] [--erase]\n"
+    "Runs a trace (flint-trace-gen writes one; docs/trace_format.md) through FLINT's BBC model\n"
+    "(model), H3 (h3) or the Verilated top (rtl), and prints or writes a JSON report. Progress\n"
+    "on stderr every few seconds. --help: this text.\n";
+
 int Usage(const std::string& why) {
-  std::fprintf(stderr,
-               "flint-sim: %s\n"
-               "usage: flint-sim --trace FILE [--config small|medium|paper] [--engine model|h3|rtl]\n"
-               "                 [--report out.json] [--seed N] [--policy fcfs|most-pending]\n"
-               "                 [--placement linear|interleaved] [--bursts N] [--age-cap CYCLES]\n"
-               "                 [--crq N] [--timing-only]\n"
-               "       h3 only:  --hints FILE [--slots N] [--min-residency CYCLES] [--demand-first]\n"
-               "       rtl only: [--waves out.fst] [--erase]\n",
-               why.c_str());
+  std::fprintf(stderr, "flint-sim: %s\n%s", why.c_str(), kUsage);
   return 2;
 }
 
@@ -187,7 +190,10 @@ int main(int argc, char** argv) {
         if (i + 1 >= argc) throw std::invalid_argument(a + " needs a value");
         return argv[++i];
       };
-      if (a == "--config") {
+      if (a == "--help" || a == "-h") {
+        std::fputs(kUsage, stdout);
+        return 0;
+      } else if (a == "--config") {
         config_name = value();
       } else if (a == "--engine") {
         engine = value();

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Keeps make coverage from rotting (seconds): a test run without FLINT_COVERAGE writes no
 coverage file; with it, each harness writes one; scripts/coverage.py summarises them, counting
-the RTL's points and naming a cover point the run never hit.
+the RTL's points and naming a cover point the run never hit, and writes lcov's HTML pages.
 
 Usage: coverage_flow_test.py <test_common executable> <source dir>
 """
@@ -52,6 +52,10 @@ def main():
         run([sys.executable, src / "scripts" / "coverage.py", "--data", dat, "--out", out],
             env, quiet)
         summary = json.loads(out.with_suffix(".json").read_text())
+        page = dat / "merged" / "html" / "index.html"  # lcov HTML, on by default
+        if not page.exists() or "flint_fifo" not in "".join(
+                p.read_text(errors="replace") for p in page.parent.rglob("*.html")):
+            fail(f"no lcov HTML page naming flint_fifo under {page.parent}")
         t = summary["totals"]["rtl"]
         for kind in ("line", "toggle", "cover"):
             if t[kind]["total"] == 0 or t[kind]["hit"] == 0:
