@@ -1,10 +1,46 @@
 # Helpers shared by every CMakeLists.txt below the top.
 
-# Flags for Verilating any FLINT design: lint as errors, assertions on, X varied by seed.
+# Flags for Verilating any FLINT design: lint as errors, assertions on, uninitialised state
+# varied by seed (--x-initial unique costs nothing per cycle: it only runs at construction).
+# --x-assign decides what an X the design or Verilator makes (a case with no arm taken, an
+# index past an array) becomes: `fast` in the designs the regressions and the simulator spend
+# their time in, `unique` (a seeded random value, so a dependence on it shows up as a seed that
+# fails) in every block-level test; flint_verilate's XHUNT option picks it (docs/bench.md).
+# --stats writes V<prefix>__stats.txt beside the generated code: Verilator's own estimate of one
+# evaluation's cost, which make bench reports.
 set(FLINT_VERILATOR_ARGS
-  -Wall --assert --x-assign unique --x-initial unique
+  -Wall --assert --x-initial unique --stats
   ${CMAKE_SOURCE_DIR}/rtl/flint.vlt
   -I${CMAKE_SOURCE_DIR}/rtl/common)
+
+# Coverage instrumentation costs 2-3.5x in simulation speed (docs/bench.md), so only the
+# coverage build has it: `make coverage` configures a tree of its own with FLINT_COVERAGE=ON.
+option(FLINT_COVERAGE "Verilate every design with line, toggle and cover-point coverage" OFF)
+
+# The C++ that Verilator writes: its per-cycle code (_FAST) at -O2 (as fast as -O3 here and
+# quicker to compile), its construction and trace-declaration code (_SLOW), which runs once, at
+# -O1. Measured in docs/bench.md.
+set(FLINT_VERILATED_OPT_FAST -O2)
+set(FLINT_VERILATED_OPT_SLOW -O1)
+
+# Verilator's run-time library (verilated.cpp, FST writer, coverage database, threads), compiled
+# once for every design instead of once per executable. Tracing is compiled in everywhere: it
+# costs nothing while no trace is open (docs/bench.md).
+set(FLINT_VERILATED_RT_SOURCES
+  ${VERILATOR_ROOT}/include/verilated.cpp ${VERILATOR_ROOT}/include/verilated_cov.cpp
+  ${VERILATOR_ROOT}/include/verilated_fst_c.cpp ${VERILATOR_ROOT}/include/verilated_threads.cpp)
+if(NOT TARGET flint_verilated_rt)
+  find_package(Threads REQUIRED)
+  find_package(ZLIB REQUIRED)
+  add_library(flint_verilated_rt STATIC ${FLINT_VERILATED_RT_SOURCES})
+  target_include_directories(flint_verilated_rt SYSTEM PUBLIC ${VERILATOR_ROOT}/include
+    ${VERILATOR_ROOT}/include/vltstd)
+  # VM_TRACE changes verilated.h: every translation unit that includes it must agree.
+  target_compile_definitions(flint_verilated_rt PUBLIC VM_TRACE=1 VM_TRACE_FST=1 VM_TRACE_VCD=0
+    VM_SC=0 PRIVATE VM_COVERAGE=1)
+  target_compile_options(flint_verilated_rt PRIVATE ${FLINT_VERILATED_OPT_FAST})
+  target_link_libraries(flint_verilated_rt PUBLIC Threads::Threads ZLIB::ZLIB)
+endif()
 
 # Every RTL source folder, so a top finds its submodules by module name (-y).
 set(FLINT_RTL_DIRS)
@@ -14,15 +50,40 @@ foreach(dir common nand ftl bbc ecc refresh top)
   endif()
 endforeach()
 
-# flint_verilate(<target> TOP <module> CONFIG <cfg> [PREFIX <name>] [SOURCES ...] [ARGS ...])
+# flint_verilate(<target> TOP <module> CONFIG <cfg> [PREFIX <name>] [SOURCES ...] [ARGS ...]
+#                [XHUNT] [COVERAGE])
 # Verilates <module> (found under rtl/ by name, or in SOURCES) against the generated config
-# package of <cfg> into <target>. PREFIX defaults to V<module>_<cfg>. Tracing (FST) and
-# coverage are compiled in; a test turns them on at run time.
+# package of <cfg> into a static library of its own, `vl_<PREFIX>`, and links it into <target>.
+# PREFIX defaults to V<module>_<cfg>. A design used by several executables (the stack top by
+# test_top and flint-sim) is Verilated and compiled once: the second call with the same PREFIX
+# only links it, and must pass the same TOP, CONFIG and ARGS. Tracing (FST) is compiled in and
+# turned on at run time. XHUNT: --x-assign unique instead of fast. COVERAGE: coverage even
+# outside the coverage build (the coverage flow's own test needs one instrumented design).
 function(flint_verilate target)
-  cmake_parse_arguments(FV "" "TOP;CONFIG;PREFIX" "SOURCES;ARGS" ${ARGN})
+  cmake_parse_arguments(FV "XHUNT;COVERAGE" "TOP;CONFIG;PREFIX" "SOURCES;ARGS" ${ARGN})
   if(NOT FV_PREFIX)
     set(FV_PREFIX V${FV_TOP}_${FV_CONFIG})
   endif()
+  set(lib vl_${FV_PREFIX})
+  set(x_assign fast)
+  if(FV_XHUNT)
+    set(x_assign unique)
+  endif()
+  set(coverage)
+  if(FLINT_COVERAGE OR FV_COVERAGE)
+    set(coverage COVERAGE)
+  endif()
+  set(key "${FV_TOP};${FV_CONFIG};${FV_SOURCES};${FV_ARGS};${x_assign};${coverage}")
+  if(TARGET ${lib})
+    get_property(prev GLOBAL PROPERTY FLINT_VERILATED_${FV_PREFIX})
+    if(NOT prev STREQUAL key)
+      message(FATAL_ERROR "flint_verilate: ${FV_PREFIX} Verilated twice with different "
+        "settings:\n  ${prev}\n  ${key}")
+    endif()
+    target_link_libraries(${target} PRIVATE ${lib})
+    return()
+  endif()
+  set_property(GLOBAL PROPERTY FLINT_VERILATED_${FV_PREFIX} "${key}")
   set(pkg ${FLINT_GEN_DIR}/${FV_CONFIG}/flint_cfg_pkg.sv)
   if(NOT EXISTS ${pkg})
     message(FATAL_ERROR "flint_verilate: no config '${FV_CONFIG}' (${pkg})")
@@ -36,14 +97,72 @@ function(flint_verilate target)
   if(NOT top_file AND NOT FV_SOURCES)
     message(FATAL_ERROR "flint_verilate: cannot find ${FV_TOP}.sv under rtl/")
   endif()
-  verilate(${target}
+  add_library(${lib} STATIC)
+  # A design only an EXCLUDE_FROM_ALL executable uses (make bench's copies) is not built by
+  # make build either.
+  get_target_property(excluded ${target} EXCLUDE_FROM_ALL)
+  if(excluded)
+    set_target_properties(${lib} PROPERTIES EXCLUDE_FROM_ALL ON)
+  endif()
+  verilate(${lib}
     SOURCES ${pkg} ${CMAKE_SOURCE_DIR}/rtl/flint_pkg.sv ${top_file} ${FV_SOURCES}
     TOP_MODULE ${FV_TOP}
     PREFIX ${FV_PREFIX}
     DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/${FV_PREFIX}.dir
     TRACE_FST
-    COVERAGE
-    VERILATOR_ARGS ${FLINT_VERILATOR_ARGS} ${FLINT_RTL_DIRS} ${FV_ARGS})
+    ${coverage}
+    VERILATOR_ARGS ${FLINT_VERILATOR_ARGS} --x-assign ${x_assign} ${FLINT_RTL_DIRS} ${FV_ARGS})
+  # The run-time library is flint_verilated_rt's, not a copy per design.
+  get_target_property(srcs ${lib} SOURCES)
+  list(REMOVE_ITEM srcs ${FLINT_VERILATED_RT_SOURCES})
+  set_target_properties(${lib} PROPERTIES SOURCES "${srcs}")
+  flint_unity(${lib} ${FV_PREFIX} ${CMAKE_CURRENT_BINARY_DIR}/${FV_PREFIX}.dir)
+  target_link_libraries(${lib} PUBLIC flint_verilated_rt)
+  target_link_libraries(${target} PRIVATE ${lib})
+endfunction()
+
+# flint_unity(<lib> <prefix> <dir>): the C++ Verilator wrote for a design compiled a few files at a
+# time. Verilator splits a design into many small files, each of which parses verilated.h
+# again; one translation unit for up to FLINT_UNITY_BYTES of them cuts the compile time by about
+# a third (docs/bench.md). Per-cycle code (_FAST) and run-once code (_SLOW) stay apart, each at
+# its own optimisation level. The generated files stay in the library as headers, so the rule
+# that re-runs Verilator when the RTL changes is kept; a changed list of files (a design that
+# grew a split) re-runs cmake, which writes the units again.
+set(FLINT_UNITY_BYTES 2000000)
+function(flint_unity lib prefix vdir)
+  include(${vdir}/${prefix}_copy.cmake)
+  set(all)
+  foreach(kind FAST SLOW)
+    set(files ${${prefix}_CLASSES_${kind}} ${${prefix}_SUPPORT_${kind}})
+    list(APPEND all ${files})
+    set(units)
+    set(text "")
+    set(bytes 0)
+    set(n 0)
+    foreach(f ${files} END)
+      set(size 0)
+      if(NOT f STREQUAL "END")
+        file(SIZE ${f} size)
+      endif()
+      math(EXPR grown "${bytes} + ${size}")
+      if(bytes GREATER 0 AND (f STREQUAL "END" OR grown GREATER FLINT_UNITY_BYTES))
+        set(unit ${vdir}/flint_unity_${kind}_${n}.cpp)
+        file(CONFIGURE OUTPUT ${unit} CONTENT "${text}" @ONLY)
+        list(APPEND units ${unit})
+        math(EXPR n "${n} + 1")
+        set(text "")
+        set(bytes 0)
+      endif()
+      if(NOT f STREQUAL "END")
+        string(APPEND text "#include \"${f}\"\n")
+        math(EXPR bytes "${bytes} + ${size}")
+      endif()
+    endforeach()
+    set_source_files_properties(${units} PROPERTIES
+      COMPILE_OPTIONS "${FLINT_VERILATED_OPT_${kind}}" OBJECT_DEPENDS "${files}")
+    target_sources(${lib} PRIVATE ${units})
+  endforeach()
+  set_source_files_properties(${all} PROPERTIES HEADER_FILE_ONLY ON)
 endfunction()
 
 # flint_test(<name> SOURCES ... [LIBS ...]): a Catch2 test executable, every TEST_CASE

@@ -5,7 +5,8 @@ docs/coverage.md and docs/coverage.json, naming every cover point and line the t
   scripts/coverage.py --build build [--jobs 2] [--tests REGEX] [--min 1] [--out docs/coverage.md]
   scripts/coverage.py --data DIR [--min 1] [--out FILE]   (summarise .dat files, run no test)
 
-Every Verilated model is built with coverage (cmake/flint.cmake); FLINT_COVERAGE=<dir> makes each
+Coverage is compiled in only in the coverage build (make coverage configures its own tree with
+-DFLINT_COVERAGE=ON; cmake/flint.cmake); FLINT_COVERAGE=<dir> in the environment makes each
 test harness write its DUT's counts to a file of its own in <dir> (tb/common/harness.hpp). This
 script runs the test cases of every test executable that holds a Verilated model through ctest
 with that variable set, merges the files with verilator_coverage and reads the merged counts:

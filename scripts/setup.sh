@@ -22,8 +22,8 @@ done
 # tool -> Debian package that provides it
 declare -A PKG=(
   [verilator]=verilator [yosys]=yosys [iverilog]=iverilog [cmake]=cmake [g++]=g++
-  [make]=make [python3]=python3 [verilator_coverage]=verilator
-  [genhtml]=lcov  # make coverage's HTML pages (build/coverage/html)
+  [make]=make [python3]=python3 [verilator_coverage]=verilator [ninja]=ninja-build
+  [genhtml]=lcov  # make coverage's HTML pages (build/coverage-build/coverage/html)
 )
 HEADERS=(/usr/include/catch2/catch.hpp)   # catch2
 HEADER_PKG=(catch2)

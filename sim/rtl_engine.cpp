@@ -10,7 +10,7 @@
 #include <stdexcept>
 
 #include "Vtop_small.h"
-#include "Vtop_small_refresh.h"
+#include "Vtop_sr.h"
 #include "tb/top/top_driver.hpp"
 
 namespace flint::sim {
@@ -157,7 +157,7 @@ std::vector<std::string> RtlConfigs() { return {"small", "small_refresh"}; }
 RtlReport RunRtl(const Config& cfg, const RtlOptions& opt,
                  const std::vector<flint::model::BbcRequest>& requests) {
   if (cfg.name == "small") return Run<Vtop_small>(cfg, opt, requests);
-  if (cfg.name == "small_refresh") return Run<Vtop_small_refresh>(cfg, opt, requests);
+  if (cfg.name == "small_refresh") return Run<Vtop_sr>(cfg, opt, requests);
   throw std::invalid_argument("no Verilated top for config '" + std::string(cfg.name) +
                               "' in this build (rtl engine configs: small, small_refresh)");
 }

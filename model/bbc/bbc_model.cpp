@@ -45,8 +45,8 @@ BbcModel::BbcModel(const Config& cfg, const BbcOptions& options) : cfg_(cfg), op
   for (auto& die : dies_) die.SetSpareFn(SecdedEncode);
   for (uint32_t p = 0; p < cfg_.planes; ++p) all_planes_.push_back(p);
   active_q_.resize(cfg_.dies);
-  next_sensed_at_.assign(cfg_.dies, 0);
   cache_ready_.assign(cfg_.dies, 0);
+  serve_at_.assign(cfg_.dies, kNever);
   ever_fetched_.assign(loaded_, 0);
   line_buf_.resize(cfg_.cl_image_bytes);
 }
@@ -70,9 +70,12 @@ std::vector<PlaneBlock> BbcModel::Stripe(uint64_t burst, uint32_t* page) const {
 
 // --- The queue and the scheduler's indexes --------------------------------------------------
 
+// by_count_ orders bursts for most-pending only; FCFS never reads it, so it is not kept.
 void BbcModel::Index(uint64_t burst, const Waiting& w) {
   by_age_.insert({w.oldest_seq, burst});
-  by_count_.insert({~uint64_t{w.reqs.size()}, w.oldest_seq, burst});
+  if (opt_.policy != BbcPolicy::kFcfs) {
+    by_count_.insert({~uint64_t{w.reqs.size()}, w.oldest_seq, burst});
+  }
 }
 
 void BbcModel::Unindex(uint64_t burst, const Waiting& w) {
@@ -82,20 +85,30 @@ void BbcModel::Unindex(uint64_t burst, const Waiting& w) {
 
 void BbcModel::Enqueue(uint64_t burst, const Queued& q) {
   if (active_ && *active_ == burst) {
-    active_q_[q.slice / cfg_.planes].push_back(q);
+    const uint32_t d = q.slice / cfg_.planes;
+    active_q_[d].push_back(q);
     ++active_queued_;
     active_last_arrival_ = std::max(active_last_arrival_, q.accept);
+    if (active_q_[d].size() == 1) serve_at_[d] = ServeTime(d);
     return;
   }
-  auto [it, fresh] = waiting_.try_emplace(burst);
-  Waiting& w = it->second;
-  if (!fresh) Unindex(burst, w);
+  Waiting& w = waiting_[burst];
   if (w.reqs.empty()) {
     w.oldest_seq = q.seq;
     w.oldest_accept = q.accept;
+    if (next_ && *next_ == burst) next_oldest_accept_ = q.accept;
+    w.reqs.push_back(q);
+    Index(burst, w);
+    return;
+  }
+  // One more request: the age order is unchanged; the count order moves the burst's node (no
+  // allocation per request).
+  if (opt_.policy != BbcPolicy::kFcfs) {
+    auto node = by_count_.extract({~uint64_t{w.reqs.size()}, w.oldest_seq, burst});
+    std::get<0>(node.value()) = ~uint64_t{w.reqs.size() + 1};
+    by_count_.insert(std::move(node));
   }
   w.reqs.push_back(q);
-  Index(burst, w);
 }
 
 // The next burst to sense: not resident, with queued requests, by policy.
@@ -128,8 +141,12 @@ bool BbcModel::NoteFetch(uint64_t burst) {
 void BbcModel::IssueRead(uint64_t burst, uint64_t now) {
   uint32_t page = 0;
   const auto targets = Stripe(burst, &page);
-  for (uint32_t d = 0; d < cfg_.dies; ++d) next_sensed_at_[d] = dies_[d].Read(targets, page, now);
+  next_sensed_at_ = 0;
+  for (uint32_t d = 0; d < cfg_.dies; ++d) {
+    next_sensed_at_ = std::max(next_sensed_at_, dies_[d].Read(targets, page, now));
+  }
   next_ = burst;
+  NoteNext();
   next_refetch_ = NoteFetch(burst);
 }
 
@@ -172,10 +189,11 @@ void BbcModel::Promote(uint64_t now) {
   if (pick) {
     uint32_t page = 0;
     const auto targets = Stripe(*pick, &page);
+    next_sensed_at_ = 0;
     for (uint32_t d = 0; d < cfg_.dies; ++d) {
       const CacheMove m = dies_[d].CacheRead(targets, page, now);
       cache_ready_[d] = m.cache_ready_at;
-      next_sensed_at_[d] = m.array_ready_at;
+      next_sensed_at_ = std::max(next_sensed_at_, m.array_ready_at);
     }
     pick_refetch = NoteFetch(*pick);
   } else {
@@ -186,6 +204,15 @@ void BbcModel::Promote(uint64_t now) {
   Activate(promoted, promoted_refetch);
   next_ = pick;
   next_refetch_ = pick_refetch;
+  NoteNext();
+  for (uint32_t d = 0; d < cfg_.dies; ++d) serve_at_[d] = ServeTime(d);
+}
+
+void BbcModel::NoteNext() {
+  next_oldest_accept_ = kNever;
+  if (!next_) return;
+  const auto it = waiting_.find(*next_);
+  if (it != waiting_.end()) next_oldest_accept_ = it->second.oldest_accept;
 }
 
 // --- Serving --------------------------------------------------------------------------------
@@ -206,6 +233,8 @@ void BbcModel::Serve(uint32_t d, uint64_t now, const Sink& sink) {
   uint8_t* out = opt_.check_data ? line_buf_.data() : nullptr;
   const uint64_t io_end =
       dies_[d].DataOut(plane, offset, static_cast<uint32_t>(cfg_.cl_image_bytes), now, out);
+  serve_at_[d] = ServeTime(d);  // the next line of this die, once this data-out frees its I/O
+  io_busy_max_ = std::max(io_busy_max_, io_end);
   BbcResponse r;
   r.id = q.id;
   r.accept_cycle = q.accept;
@@ -270,8 +299,9 @@ void BbcModel::Accept(const BbcRequest& req, uint64_t at, const Sink& sink) {
   const uint64_t on_die = ++die_queued_[la.slice / cfg_.planes];
   stats_.die_queue_high_water = std::max(stats_.die_queue_high_water, on_die);
   Enqueue(burst, q);
-  const uint64_t in_flight = waiting_.size() + (active_ && !waiting_.count(*active_) ? 1 : 0) +
-                             (next_ && !waiting_.count(*next_) ? 1 : 0);
+  // ACTIVE never has a waiting entry (its requests go to the per-die queues); NEXT may.
+  const uint64_t in_flight = waiting_.size() + (active_ ? 1 : 0) +
+                             (next_ && next_oldest_accept_ == kNever ? 1 : 0);
   stats_.bursts_in_flight_high_water = std::max(stats_.bursts_in_flight_high_water, in_flight);
 }
 
@@ -281,6 +311,9 @@ void BbcModel::Run(const Source& source, const Sink& sink) {
   std::optional<BbcRequest> pending = source();
   uint64_t last_accept = stats_.load_cycles;
   uint64_t now = stats_.load_cycles;
+  // Only data-outs move a die's I/O from here on (load's programs are over): a running max.
+  io_busy_max_ = 0;
+  for (const auto& die : dies_) io_busy_max_ = std::max(io_busy_max_, die.IoBusyUntil());
   for (;;) {
     // Earliest time of each kind of event, from the state as it is now.
     uint64_t t_accept = kNever;
@@ -292,7 +325,7 @@ void BbcModel::Run(const Source& source, const Sink& sink) {
     uint32_t serve_die = 0;
     if (active_queued_ != 0) {
       for (uint32_t d = 0; d < cfg_.dies; ++d) {
-        const uint64_t t = ServeTime(d);
+        const uint64_t t = serve_at_[d];
         if (t < t_serve) {
           t_serve = t;
           serve_die = d;
@@ -314,17 +347,11 @@ void BbcModel::Run(const Source& source, const Sink& sink) {
       } else if (active_queued_ == 0) {
         cond = std::max(now, active_last_arrival_ + hold_);
       }
-      if (active_) {
-        auto it = waiting_.find(*next_);
-        if (it != waiting_.end()) {
-          cond = std::min(cond, std::max(now, it->second.oldest_accept + age_cap_));
-        }
+      if (active_ && next_oldest_accept_ != kNever) {
+        cond = std::min(cond, std::max(now, next_oldest_accept_ + age_cap_));
       }
       if (cond != kNever) {
-        t_promote = cond;
-        for (uint32_t d = 0; d < cfg_.dies; ++d) {
-          t_promote = std::max({t_promote, next_sensed_at_[d], dies_[d].IoBusyUntil()});
-        }
+        t_promote = std::max({cond, next_sensed_at_, io_busy_max_});
       }
     }
     const uint64_t t = std::min({t_accept, t_serve, t_read, t_promote});

@@ -143,7 +143,8 @@ class BbcModel {
   void IssueRead(uint64_t burst, uint64_t now);
   void Promote(uint64_t now);  // NEXT -> ACTIVE (CacheRead or CacheEnd on every die)
   void Activate(uint64_t burst, bool refetch);
-  uint64_t ServeTime(uint32_t die) const;
+  uint64_t ServeTime(uint32_t die) const;  // from the die's state now; kNever if nothing queued
+  void NoteNext();                         // NEXT changed: cache its oldest waiting request
   void Serve(uint32_t die, uint64_t now, const Sink& sink);
   bool NoteFetch(uint64_t burst);  // returns whether it is a re-fetch
   std::vector<PlaneBlock> Stripe(uint64_t burst, uint32_t* page) const;
@@ -163,8 +164,14 @@ class BbcModel {
 
   std::optional<uint64_t> active_, next_;
   BlockPage active_bp_{};  // ACTIVE's (block, page), for the data check
-  std::vector<uint64_t> next_sensed_at_;  // per die
+  uint64_t next_sensed_at_ = 0;  // NEXT sensed into the page buffers of every die (the latest)
+  uint64_t io_busy_max_ = 0;     // the latest I/O busy-until over the dies
   std::vector<uint64_t> cache_ready_;     // per die, ACTIVE's data readable from
+  // Per die, ServeTime() as of the last change to its queue, cache buffer or I/O: the event
+  // loop reads these instead of recomputing every die at every event.
+  std::vector<uint64_t> serve_at_;
+  // The oldest accept cycle among NEXT's waiting requests (~0 if none): the age-cap promotion.
+  uint64_t next_oldest_accept_ = ~uint64_t{0};
   std::vector<uint8_t> ever_fetched_;     // per burst: fetched before (so a new fetch is a re-fetch)
   bool active_refetch_ = false, next_refetch_ = false;
 

@@ -12,6 +12,8 @@
 #include <map>
 #include <optional>
 #include <random>
+#include <sstream>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -86,34 +88,48 @@ class TopBench {
   BbcModel& holder() { return holder_; }
   Dut& dut() { return h_.dut(); }
 
+  // Per cycle only what the checks need (STYLE.md, simulation speed): no Catch2 macro and no
+  // string until something is wrong. The first divergence stops the run and fails the test
+  // with its cycle, request and what differed.
   TopResult Run(const std::vector<BbcRequest>& reqs, uint64_t max_cycles = 2000000) {
     auto& d = h_.dut();
     TopResult r;
     r.by_request.assign(reqs.size(), Status::kOk);
     std::vector<uint8_t> answered(reqs.size(), 0);
-    std::map<uint32_t, size_t> inflight;  // RTL id -> request index
+    constexpr size_t kNone = ~size_t{0};
+    std::vector<size_t> inflight(size_t{1} << cfg_.req_id_bits, kNone);  // RTL id -> request
+    std::vector<size_t> on_lane;
+    on_lane.reserve(cfg_.lanes);
+    const auto idw = static_cast<uint32_t>(cfg_.req_id_bits);
     size_t next = 0, done = 0;
     uint64_t first_accept = 0, last_rsp = 0, guard = 0;
     bool any_accept = false;
-    while (!d.ready_o) Cycle();
+    error_.clear();
+    while (!d.ready_o) {
+      h_.Tick();
+      if (h_.Failed()) Fail("an RTL assertion fired during reset");
+    }
     const uint64_t t0 = h_.cycle();
     uint64_t want_xlat = 0;
     bool have_xlat = false;
-    while (done < reqs.size()) {
+    while (done < reqs.size() && error_.empty()) {
       if (on_hang && guard + 40 >= max_cycles) on_hang(d, h_.cycle());
-      REQUIRE(++guard < max_cycles);
+      if (++guard >= max_cycles) {
+        Fail("no progress: " + std::to_string(done) + " of " + std::to_string(reqs.size()) +
+             " requests answered after " + std::to_string(max_cycles) + " cycles");
+        break;
+      }
       const uint64_t now = Now(t0);
       DriveDies(now);
       if (have_xlat) DriveXlat(want_xlat);
       // Lanes: the next requests in trace order whose cycle has come, each with a free id.
-      std::vector<size_t> on_lane;
+      on_lane.clear();
       d.req_valid_i = 0;
       for (uint32_t l = 0; l < cfg_.lanes && next + l < reqs.size(); ++l) {
         const BbcRequest& q = reqs[next + l];
         if (q.cycle > now || free_ids_.size() <= l) break;
         PutBits(d.req_valid_i, l, 1, 1);
-        PutBits(d.req_id_i, l * cfg_.req_id_bits, static_cast<uint32_t>(cfg_.req_id_bits),
-                free_ids_[l]);
+        PutBits(d.req_id_i, l * idw, idw, free_ids_[l]);
         PutBits(d.req_addr_i, l * kAddrW, kAddrW, q.address);
         on_lane.push_back(next + l);
       }
@@ -121,9 +137,8 @@ class TopBench {
       // Accepted lanes (a prefix of the presented ones: the port's rule).
       uint32_t taken = 0;
       for (uint32_t l = 0; l < on_lane.size(); ++l) {
-        const bool ready = GetBits(d.req_ready_o, l, 1);
-        if (ready) {
-          REQUIRE(taken == l);  // lane order
+        if (GetBits(d.req_ready_o, l, 1)) {
+          if (taken != l) Fail("lane " + std::to_string(l) + " taken after a refused lane");
           ++taken;
         } else {
           ++r.backpressure;
@@ -132,7 +147,7 @@ class TopBench {
       for (uint32_t l = 0; l < taken; ++l) {
         const uint32_t id = free_ids_.front();
         free_ids_.pop_front();
-        REQUIRE(inflight.count(id) == 0);
+        if (inflight[id] != kNone) Fail("id " + std::to_string(id) + " reused while in flight");
         inflight[id] = on_lane[l];
         if (!any_accept) first_accept = h_.cycle();
         any_accept = true;
@@ -141,20 +156,21 @@ class TopBench {
       // Responses on every lane.
       for (uint32_t l = 0; l < cfg_.lanes; ++l) {
         if (!GetBits(d.rsp_valid_o, l, 1)) continue;
-        const auto id = static_cast<uint32_t>(
-            GetBits(d.rsp_id_o, l * cfg_.req_id_bits, static_cast<uint32_t>(cfg_.req_id_bits)));
-        const auto it = inflight.find(id);
-        INFO("cycle " << h_.cycle() << " lane " << l << " id " << id);
-        REQUIRE(it != inflight.end());  // never a response nobody asked for
-        const size_t k = it->second;
-        REQUIRE_FALSE(answered[k]);
+        const auto id = static_cast<uint32_t>(GetBits(d.rsp_id_o, l * idw, idw));
+        const size_t k = inflight[id];
+        if (k == kNone) {
+          Fail("lane " + std::to_string(l) + ": a response to id " + std::to_string(id) +
+               " nobody asked for");
+          break;
+        }
+        if (answered[k]) Fail("request " + std::to_string(k) + " answered twice");
         answered[k] = 1;
-        inflight.erase(it);
+        inflight[id] = kNone;
         free_ids_.push_back(id);
         const auto st = static_cast<Status>(GetBits(d.rsp_status_o, l * 3, 3));
         r.by_request[k] = st;
         ++r.status[static_cast<unsigned>(st)];
-        if (st == Status::kOk || st == Status::kCorrected) CheckData(reqs[k], l);
+        if (st == Status::kOk || st == Status::kCorrected) CheckData(k, reqs[k], l);
         ++done;
         last_rsp = h_.cycle();
       }
@@ -163,19 +179,20 @@ class TopBench {
       want_xlat = d.xlat_burst_o;
       have_xlat = true;
       h_.Tick();
-      REQUIRE_FALSE(h_.Failed());
+      if (h_.Failed()) Fail("an RTL assertion fired");
     }
     // A few idle cycles: nothing else comes out, the queue is empty.
-    for (int i = 0; i < 64; ++i) {
+    for (int i = 0; i < 64 && error_.empty(); ++i) {
       DriveDies(Now(t0));
       DriveXlat(d.xlat_burst_o);
       d.req_valid_i = 0;
       h_.Eval();
-      REQUIRE(d.rsp_valid_o == 0);
+      if (d.rsp_valid_o != 0) Fail("a response after every request was answered");
       ApplyNand(Now(t0));
       h_.Tick();
     }
-    REQUIRE_FALSE(h_.Failed());
+    if (error_.empty() && h_.Failed()) Fail("an RTL assertion fired");
+    if (!error_.empty()) FAIL(error_);
     r.cycles = last_rsp - first_accept + 1;
     r.wall_cycles = h_.cycle();
     return r;
@@ -183,11 +200,6 @@ class TopBench {
 
  private:
   uint64_t Now(uint64_t t0) const { return start_ + (h_.cycle() - t0); }
-  void Cycle() {
-    h_.Tick();
-    REQUIRE_FALSE(h_.Failed());
-  }
-
   void DriveDies(uint64_t now) {
     auto& d = h_.dut();
     for (uint32_t k = 0; k < cfg_.dies; ++k) {
@@ -208,8 +220,17 @@ class TopBench {
     }
   }
 
+  // Keeps the first divergence (cycle and what differed); later ones are consequences.
+  void Fail(const std::string& what) {
+    if (error_.empty()) error_ = "cycle " + std::to_string(h_.cycle()) + ": " + what;
+  }
+
   // The stripe of `burst`: every plane its own logical index (no relocation here), one block.
+  // Driven only when the burst asked for changes.
   void DriveXlat(uint64_t burst) {
+    if (xlat_driven_ && burst == xlat_burst_) return;
+    xlat_driven_ = true;
+    xlat_burst_ = burst;
     auto& d = h_.dut();
     const flint::model::BlockPage bp = holder_.PhysicalOf(burst < loaded_ ? burst : 0);
     d.xlat_page_i = bp.page;
@@ -253,24 +274,24 @@ class TopBench {
           die.CacheEnd(plane_list, now);
           break;
         case NandCmd::kDataOut: {
-          REQUIRE_FALSE(pending_[k].has_value());
+          if (pending_[k].has_value()) Fail("die " + std::to_string(k) + ": two data-outs");
           const auto plane = static_cast<uint32_t>(GetBits(d.nand_plane_o, k * pb_, pb_));
           const auto off = static_cast<uint32_t>(GetBits(d.nand_offset_o, k * ob_, ob_));
           const auto n = static_cast<uint32_t>(GetBits(d.nand_nbytes_o, k * ob_, ob_));
-          REQUIRE(n == cfg_.cl_image_bytes);
+          if (n != cfg_.cl_image_bytes) Fail("a data-out of " + std::to_string(n) + " bytes");
           std::vector<uint8_t> img(n);
           const uint64_t free_at = die.DataOut(plane, off, n, now, img.data());
           pending_[k] = std::make_pair(std::max(free_at, now + 1), img);
           break;
         }
         default:
-          FAIL("die " << k << ": opcode " << static_cast<int>(op));
+          Fail("die " + std::to_string(k) + ": opcode " + std::to_string(static_cast<int>(op)));
       }
     }
   }
 
   // The line's data as load wrote it: the page of the burst's (block, page) on its slice.
-  void CheckData(const BbcRequest& q, uint32_t lane) {
+  void CheckData(size_t k, const BbcRequest& q, uint32_t lane) {
     const uint64_t in_burst = q.address % cfg_.burst_bytes;
     const flint::model::BlockPage bp = holder_.PhysicalOf(q.address / cfg_.burst_bytes);
     const PageTag tag{uint64_t{bp.block} * cfg_.pages + bp.page,
@@ -278,13 +299,17 @@ class TopBench {
     const uint64_t line = in_burst % cfg_.page_bytes / cfg_.cl_bytes;
     const std::vector<uint8_t> img =
         flint::model::ExpectedLineImage(cfg_, tag, line, flint::model::SecdedEncode);
-    const std::vector<uint8_t> got = flint::tb::GetBytes(
-        h_.dut().rsp_data_o, static_cast<uint32_t>(lane * cfg_.cl_bytes),
-        static_cast<uint32_t>(cfg_.cl_bytes));
+    got_.resize(cfg_.cl_bytes);
+    flint::tb::GetBytesInto(h_.dut().rsp_data_o, static_cast<uint32_t>(lane * cfg_.cl_bytes),
+                            static_cast<uint32_t>(cfg_.cl_bytes), got_.data());
     for (uint32_t i = 0; i < cfg_.cl_bytes; ++i) {
       const uint8_t want = img[(i / 8) * 9 + i % 8];  // codewords of 8 data bytes + 1 check
-      INFO("address 0x" << std::hex << q.address << std::dec << " byte " << i);
-      REQUIRE(static_cast<int>(got[i]) == static_cast<int>(want));
+      if (got_[i] == want) continue;
+      std::ostringstream os;
+      os << "request " << k << " (address 0x" << std::hex << q.address << std::dec << ") byte "
+         << i << ": expected 0x" << std::hex << int{want} << ", got 0x" << int{got_[i]};
+      Fail(os.str());
+      return;
     }
   }
 
@@ -296,6 +321,10 @@ class TopBench {
   uint32_t pb_ = 1, bb_ = 1, pgb_ = 1, ob_ = 1;
   std::deque<uint32_t> free_ids_;
   std::vector<std::optional<std::pair<uint64_t, std::vector<uint8_t>>>> pending_;
+  std::vector<uint8_t> got_;
+  std::string error_;
+  bool xlat_driven_ = false;
+  uint64_t xlat_burst_ = 0;
 };
 
 struct ModelResult {
@@ -337,9 +366,14 @@ std::pair<TopResult, ModelResult> Compare(const Config& cfg, uint32_t seed, BbcO
   if (prepare) prepare(b.holder());
   b.on_hang = on_hang;
   const TopResult r = b.Run(reqs);
-  for (size_t k = 0; k < reqs.size(); ++k) {
-    INFO("request " << k << " address 0x" << std::hex << reqs[k].address);
-    REQUIRE(static_cast<int>(r.by_request[k]) == static_cast<int>(m.by_request[k]));
+  // The first request whose status differs, if any (one assertion, not one per request).
+  size_t k = 0;
+  while (k < reqs.size() && r.by_request[k] == m.by_request[k]) ++k;
+  if (k < reqs.size()) {
+    INFO("request " << k << " address 0x" << std::hex << reqs[k].address << std::dec
+                    << ": RTL status " << static_cast<int>(r.by_request[k]) << ", model "
+                    << static_cast<int>(m.by_request[k]));
+    FAIL("RTL and model differ in a response's status");
   }
   for (unsigned s = 0; s < 5; ++s) REQUIRE(r.status[s] == m.stats.status_counts[s]);
   REQUIRE(m.stats.data_mismatches == 0);

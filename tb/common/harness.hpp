@@ -7,6 +7,7 @@
 // ends, and the DUT powers up all zeros (make coverage); without it nothing changes.
 #pragma once
 #include <verilated.h>
+#include <verilated_cov.h>
 #include <verilated_fst_c.h>
 
 #include <cstdint>

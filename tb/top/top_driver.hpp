@@ -242,7 +242,10 @@ class TopDriver {
     RunStats r;
     r.requests = reqs.size();
     std::vector<uint8_t> answered(reqs.size(), 0);
-    std::map<uint32_t, size_t> inflight;
+    constexpr size_t kNone = ~size_t{0};
+    std::vector<size_t> inflight(size_t{1} << cfg_.req_id_bits, kNone);  // id -> request
+    std::vector<size_t> on_lane;
+    on_lane.reserve(cfg_.lanes);
     size_t next = 0, done = 0;
     bool any_accept = false;
     const uint64_t t0 = now();
@@ -253,7 +256,7 @@ class TopDriver {
         throw std::runtime_error("flint_top: run stuck at " + std::to_string(done) + " of " +
                                  std::to_string(reqs.size()) + " responses");
       }
-      std::vector<size_t> on_lane;
+      on_lane.clear();
       d.req_valid_i = 0;
       for (uint32_t l = 0; l < cfg_.lanes && next + l < reqs.size(); ++l) {
         const BbcRequest& q = reqs[next + l];
@@ -265,15 +268,14 @@ class TopDriver {
         on_lane.push_back(next + l);
       }
       EvalAndSample([&](uint32_t lane, uint32_t id, Status st) {
-        const auto it = inflight.find(id);
-        if (it == inflight.end()) {
+        const size_t k = inflight[id];
+        if (k == kNone) {
           violations_.push_back("response to id " + std::to_string(id) + " nobody asked for");
           return;
         }
-        const size_t k = it->second;
         if (answered[k]) violations_.push_back("request answered twice");
         answered[k] = 1;
-        inflight.erase(it);
+        inflight[id] = kNone;
         free_ids_.push_back(id);
         ++r.status[static_cast<unsigned>(st)];
         ++r.responses;
@@ -291,6 +293,7 @@ class TopDriver {
         }
       }
       for (uint32_t l = 0; l < taken; ++l) {
+        if (inflight[free_ids_.front()] != kNone) violations_.push_back("an id reused in flight");
         inflight[free_ids_.front()] = on_lane[l];
         free_ids_.pop_front();
         if (!any_accept) r.first_accept = now();
