@@ -37,7 +37,7 @@ import structures  # noqa: E402
 
 LIBS = ("asap7", "nangate45")
 TEMPLATE = SYNTH / "flint_synth.ys.in"
-REFERENCE = pathlib.Path("/work/shared/reference")
+REFERENCE = pathlib.Path(__file__).resolve().parent.parent / "synth" / "reference"
 # Yosys warnings that are information, not defects (same policy as scripts/lint.py).
 YOSYS_BENIGN = (
     "Replacing memory",  # small arrays become registers by design; SRAM goes via the wrapper

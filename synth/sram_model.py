@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """FLINT's SRAM macro model: area, access/cycle time, read/write energy and leakage of an SRAM
 array at 22 nm from (capacity, word width, ports, banks, ECC, cell type, CACTI objective),
-fitted to the CACTI 7 runs in /work/shared/reference/cacti7-22nm-sram*.csv. Standard library
+fitted to the CACTI 7 runs in synth/reference/cacti7-22nm-sram*.csv. Standard library
 only (no numpy): the fits are small non-negative least-squares problems.
 
 The model (docs/synth.md explains each term):
@@ -27,7 +27,7 @@ import math
 import pathlib
 import sys
 
-REFERENCE = pathlib.Path("/work/shared/reference")
+REFERENCE = pathlib.Path(__file__).resolve().parent / "reference"
 CELL_UM2 = 0.0707          # 22 nm 6T cell in CACTI 7 (reference/README.md: 146 F^2)
 OBJECTIVES = ("area", "delay", "ed2")
 CELLS = ("lstp", "hp")

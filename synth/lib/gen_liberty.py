@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes FLINT's two liberty files, synth/lib/flint_asap7.lib and synth/lib/flint_nangate45.lib.
 
-Areas are the 1x cell footprints in /work/shared/reference/cells-*.txt (read off the public
+Areas are the 1x cell footprints in synth/reference/cells-*.txt (read off the public
 ASAP7 and NanGate FreePDK45 LEF files). Delays are a linear model of our own (see LIBS below):
   delay(cell, load) = t_unit * p(cell) + k_load * load,   input cap(pin) = g(pin) * c_unit
 with p and g the parasitic delay and logical effort of the gate (Sutherland/Sproull/Harris,
