@@ -7,9 +7,9 @@
 // a request is, so a testbench that fills lanes in trace order keeps that order. A request is
 // decoded at once: an address at or past the stack is OUT_OF_RANGE, one past the loaded bursts
 // NOT_LOADED; both are answered on the same lane in the next cycle and never reach the queue.
-// Others need their sub-bank free this cycle (die = address's slice / Planes, sub-bank = line
-// address mod Lanes; one append a sub-bank a cycle) and their burst a slot in the scheduler
-// (one new burst a cycle). The response lanes have no ready: the accelerator takes a response
+// Others need room in their die's sub-bank for their lane (die = address's slice / Planes; lane
+// l appends to sub-bank l of that die, so two lanes never contend for one SRAM write port) and
+// their burst a slot in the scheduler (one new burst a cycle). The response lanes have no ready: the accelerator takes a response
 // in the cycle it is shown. Lane l carries lane l's error responses first, then the lines of
 // dies l, l + Lanes, ... round-robin.
 //
@@ -134,7 +134,6 @@ module flint_bbc #(
 );
   localparam int unsigned SlotBits  = (Slots > 1) ? $clog2(Slots) : 1;
   localparam int unsigned CountBits = flint_cfg_pkg::CrqIdxBits + 1;
-  localparam int unsigned SubBits   = (Lanes > 1) ? $clog2(Lanes) : 1;
   localparam int unsigned DieBits   = (Dies > 1) ? $clog2(Dies) : 1;
   localparam int unsigned PayBits   = IdBits + LPlBits + LineBits;
   localparam int unsigned SubEnt    = Slack * flint_cfg_pkg::CrqEntries / (Dies * Lanes);
@@ -164,7 +163,6 @@ module flint_bbc #(
   logic [Lanes-1:0] is_err, is_oor, fire, data_fire, sched_ready;
   logic [Lanes*BurstBits-1:0] lane_burst;
   logic [Lanes*DieBits-1:0] lane_die;
-  logic [Lanes*SubBits-1:0] lane_sub;
   logic [Lanes*PayBits-1:0] lane_pay;
   logic [Dies*Lanes-1:0] sub_ready;  // die d, sub-bank k at [d*Lanes + k]
   always_comb begin
@@ -175,16 +173,18 @@ module flint_bbc #(
                   {1'b0, req_addr_i[l*AddrW + BurstLsb +: BurstBits]} >= loaded_bursts_i;
       lane_die[l*DieBits +: DieBits] =
           (Dies > 1) ? DieBits'(req_addr_i[l*AddrW + DieLsb +: DieBits]) : '0;
-      lane_sub[l*SubBits +: SubBits] =
-          (Lanes > 1) ? SubBits'(req_addr_i[l*AddrW + LineLsb +: SubBits]) : '0;
       lane_pay[l*PayBits +: PayBits] = {req_id_i[l*IdBits +: IdBits],
                                         req_addr_i[l*AddrW + PlaneLsb +: LPlBits],
                                         req_addr_i[l*AddrW + LineLsb +: LineBits]};
     end
   end
-  // Lane order: a lane goes only if every lower lane with a request goes, and no lower lane
-  // takes its sub-bank.
-  logic [Lanes-1:0] clash, lane_ok, prefix;  // prefix[l]: every lane below l with a request goes
+  // Lane order: a lane goes only if every lower lane with a request goes. Lane l appends to
+  // sub-bank l of its die: lanes of one cycle never share a sub-bank, whatever their addresses
+  // (with sub-bank = line address mod Lanes, two lanes on one die and sub-bank refused the
+  // higher one and every lane after it; on a saturating decode stream at `small` that held the
+  // port to 1.5 requests a cycle where the drain frees 2, and cost 21 % of the model's cycles,
+  // docs/bbc.md "Port").
+  logic [Lanes-1:0] lane_ok, prefix;  // prefix[l]: every lane below l with a request goes
   // the queue has a place for lane l after the lanes below it (a line popped this cycle has left:
   // the pops depend on registered state only, not on the requests)
   logic [Lanes-1:0] room;
@@ -195,17 +195,9 @@ module flint_bbc #(
                 (OccBits + 1)'($countones(req_valid_i & ~is_err &
                                                            Lanes'((1 << l) - 1)))
                 < (OccBits + 1)'(flint_cfg_pkg::CrqEntries);
-      clash[l] = 1'b0;
-      for (int unsigned j = 0; j < l; j++) begin
-        clash[l] = clash[l] ||
-                   (req_valid_i[j] && !is_err[j] &&
-                    lane_die[j*DieBits +: DieBits] == lane_die[l*DieBits +: DieBits] &&
-                    lane_sub[j*SubBits +: SubBits] == lane_sub[l*SubBits +: SubBits]);
-      end
       lane_ok[l] = is_err[l] ||
-                   (!clash[l] && room[l] && sched_ready[l] &&
-                    sub_ready[32'(lane_die[l*DieBits +: DieBits])*Lanes +
-                              32'(lane_sub[l*SubBits +: SubBits])]);
+                   (room[l] && sched_ready[l] &&
+                    sub_ready[32'(lane_die[l*DieBits +: DieBits])*Lanes + l]);
     end
   end
   always_comb begin
@@ -286,22 +278,14 @@ module flint_bbc #(
     logic [Lanes-1:0] app_valid;
     logic [Lanes*SlotBits-1:0] app_slot;
     logic [Lanes*PayBits-1:0] app_data;
-    // Each sub-bank takes the append of the lane that targets it (at most one: the port's rule).
+    // Sub-bank l takes lane l's append when lane l names this die.
     always_comb begin
-      for (int unsigned k = 0; k < Lanes; k++) begin
-        app_valid[k] = 1'b0;
-        app_slot[k*SlotBits +: SlotBits] = '0;
-        app_data[k*PayBits +: PayBits] = '0;
-        for (int unsigned l = 0; l < Lanes; l++) begin
-          if (data_fire[l] && 32'(lane_die[l*DieBits +: DieBits]) == d &&
-              32'(lane_sub[l*SubBits +: SubBits]) == k) begin
-            app_valid[k] = 1'b1;
-            app_slot[k*SlotBits +: SlotBits] = add_slot[l*SlotBits +: SlotBits];
-            app_data[k*PayBits +: PayBits] = lane_pay[l*PayBits +: PayBits];
-          end
-        end
+      for (int unsigned l = 0; l < Lanes; l++) begin
+        app_valid[l] = data_fire[l] && 32'(lane_die[l*DieBits +: DieBits]) == d;
       end
     end
+    assign app_slot = add_slot;
+    assign app_data = lane_pay;
     flint_pkg::nand_cmd_e op;
     flint_bbc_die #(
       .Lanes     (Lanes),

@@ -2,9 +2,9 @@
 // the cache request queue, the server that drains ACTIVE's lines on this die, the die's NAND
 // command sequencer, SEC-DED decode of each line and the die's response FIFO.
 //
-// The queue is Lanes sub-banks (flint_bbc_crq_bank each), sub-bank = cache-line address mod
-// Lanes, so a stream walking consecutive lines of one page (all on this die) still appends Lanes
-// lines a cycle: one SRAM write port a sub-bank. The server pops ACTIVE's slot from the
+// The queue is Lanes sub-banks (flint_bbc_crq_bank each), sub-bank l taking the requests of
+// request lane l, so a stream walking consecutive lines of one page (all on this die) still
+// appends Lanes lines a cycle: one SRAM write port a sub-bank. The server pops ACTIVE's slot from the
 // sub-banks round-robin, one line a cycle, and hands it to the sequencer through a skid FIFO.
 // While NEXT is sensed and this die has nothing of ACTIVE to pop, the server pre-pops up to
 // PreDepth of NEXT's lines into a staging FIFO; at the move they go to the sequencer first, so
