@@ -56,8 +56,13 @@ class SimHarness {
     dut_->rst_ni = 1;
     Eval();
   }
+  // As tb/common/harness.hpp: Tick() settles, then the edge; TickAfterEval() is the edge alone,
+  // right after Eval() with no input changed; no evaluation for the falling edge.
   void Tick() {
     dut_->eval();
+    TickAfterEval();
+  }
+  void TickAfterEval() {
     if (trace_) trace_->dump(ctx_->time());
     dut_->clk_i = 1;
     ctx_->timeInc(1);
@@ -65,7 +70,6 @@ class SimHarness {
     if (trace_) trace_->dump(ctx_->time());
     dut_->clk_i = 0;
     ctx_->timeInc(1);
-    dut_->eval();
     ++cycle_;
   }
 

@@ -178,7 +178,7 @@ class TopBench {
       if (d.sense_o) r.senses.push_back(d.sense_burst_o);
       want_xlat = d.xlat_burst_o;
       have_xlat = true;
-      h_.Tick();
+      h_.TickAfterEval();  // evaluated above; ApplyNand sets no input
       if (h_.Failed()) Fail("an RTL assertion fired");
     }
     // A few idle cycles: nothing else comes out, the queue is empty.
@@ -189,7 +189,7 @@ class TopBench {
       h_.Eval();
       if (d.rsp_valid_o != 0) Fail("a response after every request was answered");
       ApplyNand(Now(t0));
-      h_.Tick();
+      h_.TickAfterEval();
     }
     if (error_.empty() && h_.Failed()) Fail("an RTL assertion fired");
     if (!error_.empty()) FAIL(error_);

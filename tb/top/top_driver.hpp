@@ -418,7 +418,7 @@ class TopDriver {
     ApplyNand();
     ObserveRefresh();
     if (on_cycle) on_cycle(*this);
-    h_.Tick();
+    h_.TickAfterEval();  // every Finish() follows an EvalAndSample(), no input set between
     if (h_.Failed()) throw std::runtime_error("flint_top: an RTL assertion failed");
   }
   void Step() {
