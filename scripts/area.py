@@ -317,8 +317,8 @@ def build(flow, cfg, out, demand_path=None):
         "sram_mm2_22nm_paper_ports": sum(r["sram_mm2_22nm_paper_ports"] for r in rows)
         + sum(o["area_mm2"] for o in other),
     }
-    # Modules in rtl/ outside the design as built (a baseline, the paper's unused bitmap): their
-    # SRAM and logic a die, for the reader's comparison, never in the totals.
+    # Modules in rtl/ outside the design as built (the in-place baseline): their SRAM and logic
+    # a die, for the reader's comparison, never in the totals.
     apart = []
     for name, why in structures.NOT_IN_DESIGN.items():
         r = mods.get(name)
@@ -689,8 +689,7 @@ def render(doc, cfg):
           "with lstp and ECC like everything else. As built, the row holds no bitmap: NAND "
           "programs a block's pages in order, so the pages copied so far are one pointer a "
           "block, kept with the source and target block of each logical block in "
-          "flint_refresh_die's tables (docs/refresh.md). The paper's bitmap "
-          "(flint_migration_bitmap) is priced in the table of modules outside the design.", ""]
+          "flint_refresh_die's tables (docs/refresh.md).", ""]
     L += crq_section(doc, cfg, f)
     if doc.get("not_in_design"):
         L += ["## Not in the totals: modules outside the design as built", "",

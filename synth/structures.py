@@ -240,9 +240,6 @@ STRUCTURES = [
 # Modules of rtl/ that are not part of FLINT's base die as built: synthesized and priced on
 # their own, outside the rows and totals, with the reason.
 NOT_IN_DESIGN = {
-    "flint_migration_bitmap": "the paper's per-page migration bitmap, kept with its tests; the "
-                              "controller keeps a next-page pointer a block instead "
-                              "(docs/refresh.md)",
     "flint_refresh_inplace_die": "the in-place refresh baseline (flint_top Mode 1 and 3), one a "
                                  "die; its block buffer is what the baseline costs",
 }
