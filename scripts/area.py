@@ -1,16 +1,19 @@
 #!/usr/bin/env python3
 """make area: FLINT's area report beside the paper's Table 3 (docs/area.md + docs/area.json).
 
-Runs the synthesis flow (scripts/synth.py) at a config (paper by default), then per Table 3
-structure (synth/structures.py): size from the RTL's flint_sram instances where the RTL exists,
-else from config.json ("from config (RTL pending)"); SRAM area from synth/sram_model.py at 22 nm;
-logic area from Yosys (ASAP7-class cells); the 7 nm projection; the paper's figure. Plus the
-page-level FTL reference, the phantom plane's die-area cost, the SRAM timing of the lookup path,
-and a right-sized program queue (synth/progq_sizing.py; --demand FILE replaces the analytic
-demand with a measured one).
+Runs the synthesis flow (synth/yosys_flow.py, as scripts/synth.py does) at a config (paper by
+default), then per Table 3 structure (synth/structures.py): size from the RTL's flint_sram
+instances where the RTL exists, else from config.json ("from config (RTL pending)"); SRAM area
+from synth/sram_model.py at 22 nm; logic area from Yosys (ASAP7-class cells); the 7 nm
+projection; the paper's figure. Plus the page-level FTL reference, the phantom plane's die-area
+cost, the SRAM timing of the lookup path, and a right-sized program queue
+(synth/progq_sizing.py; --demand FILE replaces the analytic demand with a measured one).
 
 Usage: area.py --gen BUILD/gen [--config paper] --out BUILD/synth [--md docs/area.md]
                [--json docs/area.json] [--demand FILE] [--jobs 2] [--reuse]
+       area.py --gen BUILD/gen --config small --out BUILD/synth --self-check
+--self-check (run by synth.py --check) writes nothing: it builds the report on the flow's
+OUT/<config>/synth.json, prints each failed check on a line of its own and exits 1 if any.
 """
 import argparse
 import json
@@ -20,8 +23,9 @@ import re
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
-import synth  # noqa: E402  (puts synth/ and synth/lib/ on the path)
+sys.path.insert(0, str(ROOT / "synth"))
+import yosys_flow  # noqa: E402  (puts synth/lib/ on the path)
+import gen_liberty  # noqa: E402
 import progq_sizing  # noqa: E402
 import sram_model  # noqa: E402
 import structures  # noqa: E402
@@ -58,7 +62,7 @@ def size_text(bits):
 def resolve_chain(hier, root, inst):
     """Module types from `root` down to the module holding flint_sram instance `inst`
     (a flattened name such as u_a.g_x[2].u_b.u_mem)."""
-    mods = {synth.norm_module(n): m for n, m in hier["modules"].items()}
+    mods = {yosys_flow.norm_module(n): m for n, m in hier["modules"].items()}
     raw = hier["modules"]
     chain = [root]
     cur = mods[root]
@@ -68,7 +72,7 @@ def resolve_chain(hier, root, inst):
             name = ".".join(parts[:k])
             c = cur.get("cells", {}).get(name) or cur.get("cells", {}).get("\\" + name)
             if c is not None and (c["type"] in raw or "\\" + c["type"] in raw):
-                chain.append(synth.norm_module(c["type"]))
+                chain.append(yosys_flow.norm_module(c["type"]))
                 cur = raw.get(c["type"]) or raw["\\" + c["type"]]
                 parts = parts[k:]
                 break
@@ -92,7 +96,7 @@ def attribute(flow, out):
             chain = resolve_chain(hier, r["module"], s["inst"])
             owner = None
             for m in reversed(chain):  # innermost structure module wins
-                st, part = synth.structure_of(m)
+                st, part = yosys_flow.structure_of(m)
                 if st:
                     owner = (st, part, m)
                     break
@@ -140,7 +144,7 @@ def logic_copies(module, cfg, have_top, root_copies):
         return 1
     if module in root_copies:
         return root_copies[module]
-    _, part = synth.structure_of(module)
+    _, part = yosys_flow.structure_of(module)
     return part["copies"](cfg, []) if part else 1
 
 
@@ -154,7 +158,7 @@ def block_instances(module, macros, mods, cfg, have_top, root_copies):
     owned = sum(m["copies"] for m in macros if m.get("block") == module)
     if per and owned:
         return owned // per
-    _, part = synth.structure_of(module)
+    _, part = yosys_flow.structure_of(module)
     return part["copies"](cfg, []) if part else 1
 
 
@@ -407,7 +411,7 @@ def build(flow, cfg, out, demand_path=None):
 def lib_access_ps(mc):
     """The access time synth.py's STA started this macro's paths with (same model, same
     organisation: the structure's org with the wrapper's ports)."""
-    m = synth.macro_for(mc["owner_module"], mc["width"], mc["depth"])
+    m = yosys_flow.macro_for(mc["owner_module"], mc["width"], mc["depth"])
     return 1000.0 * sram_model.model().predict(m)["access_ns"]
 
 
@@ -431,7 +435,7 @@ def sram_timing(rows, flow, mdl):
                     after[lib] = max(0.0, path["arrival_ps"] - lib_access_ps(mc)) / 1000.0 \
                         if path else 0.0
                 setup_ns = next(c["setup_ps"] for c in
-                                synth.gen_liberty.cell_table("nangate45").values()
+                                gen_liberty.cell_table("nangate45").values()
                                 if c["seq"]) / 1000.0
                 budget = period_ns - after["nangate45"] - setup_ns
                 options = []
@@ -1088,20 +1092,30 @@ def main():
     ap.add_argument("--demand", type=pathlib.Path, help="measured program-queue demand (JSON)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--reuse", action="store_true", help="reuse OUT/<config>/synth.json")
+    ap.add_argument("--self-check", action="store_true",
+                    help="check the report built on OUT/<config>/synth.json (synth.py --check); "
+                         "print each failure, write nothing")
     args = ap.parse_args()
     try:
-        cfg = synth.load_config(args.gen, args.config)
+        cfg = yosys_flow.load_config(args.gen, args.config)
         sj = args.out / args.config / "synth.json"
+        if args.self_check:
+            if not sj.exists():
+                raise yosys_flow.FlowError(f"--self-check needs the flow's {sj} (synth.py)")
+            fails = self_check(json.loads(sj.read_text()), cfg, args.out)
+            for f in fails:
+                print(f)
+            return 1 if fails else 0
         if args.reuse and sj.exists():
             flow = json.loads(sj.read_text())
         else:
-            flow = synth.run_flow(args.gen, args.config, args.out, args.jobs)
+            flow = yosys_flow.run_flow(args.gen, args.config, args.out, args.jobs)
         bad = [r["module"] for r in flow["modules"] if not r["ok"]]
         if bad:
-            raise synth.FlowError("synthesis failed for " + ", ".join(bad) +
-                                  f" (see {args.out / args.config}/<module>/yosys.log)")
+            raise yosys_flow.FlowError("synthesis failed for " + ", ".join(bad) +
+                                       f" (see {args.out / args.config}/<module>/yosys.log)")
         doc = build(flow, cfg, args.out, args.demand)
-    except (synth.FlowError, sram_model.ModelError, progq_sizing.DemandError,
+    except (yosys_flow.FlowError, sram_model.ModelError, progq_sizing.DemandError,
             structures.StructureError) as e:
         print(f"area: {e}", file=sys.stderr)
         return 2
