@@ -177,35 +177,12 @@ def banked_reading(mdl, macros, org):
     return total
 
 
-def crq_variant(v, st, row, cfg, mdl, factor):
-    """A deeper queue priced with the per-bank structure of `row` (the structure's main part
-    as built: its bank count and ports)."""
-    part = next(p for p in row["parts"] if p["name"] == v["part"])
-    banks = structures.crq_banks_of(cfg, part["macros"])
-    ports = part["macros"][0]["ports"]
-    entries = v["entries"](cfg)
-    macros = [price(mdl, depth, width, copies, st["org"], ports, st["paper_ports"],
-                    inst=v["part"])
-              for depth, width, copies in structures.crq_bank_layout(cfg, entries, banks)]
-    mm22 = sum(m["total_area_mm2"] for m in macros)
-    return {"key": v["key"], "name": v["name"], "why": v["why"], "of": st["key"],
-            "entries": entries,
-            "bursts": entries // cfg["derived"]["cl_per_burst"], "banks": banks,
-            "entries_per_bank": entries // banks, "source": part["source"], "macros": macros,
-            "bits": sum(m["total_bits"] for m in macros),
-            "sram_mm2_22nm": mm22, "sram_mm2_7nm": mm22 / factor,
-            "sram_mm2_22nm_paper_ports": sum(m["total_paper_ports_area_mm2"] for m in macros),
-            "banked_reading_mm2_22nm": banked_reading(mdl, macros, st["org"]),
-            "vs_main_row_mm2_22nm": mm22 - row["sram_mm2_22nm"]}
-
-
 def build(flow, cfg, out, demand_path=None):
     mdl = sram_model.model()
     have_top, roots, found = attribute(flow, out)
     mods = {r["module"]: r for r in flow["modules"] if r["ok"]}
     factor, factor_src = SCALE_7NM[PRIMARY]
     rows = []
-    variants = []
     root_copies = {}   # root module -> copies the stack has (from its SRAMs' part)
     for st in structures.STRUCTURES:
         row = {"key": st["key"], "name": st["name"], "paper": st["paper"], "parts": []}
@@ -285,8 +262,6 @@ def build(flow, cfg, out, demand_path=None):
             row["small_macro_per_bit_vs_32k"] = (s["area_mm2"] / s["bits"]) / (
                 mdl.area(ref) / (ref.size_bytes * 8))
         rows.append(row)
-        for v in st.get("variants", []):
-            variants.append(crq_variant(v, st, row, cfg, mdl, factor))
     # SRAMs no structure claims.
     other = []
     for f in found:
@@ -338,9 +313,6 @@ def build(flow, cfg, out, demand_path=None):
         apart.append({"module": name, "why": why, "srams": srams,
                       "sram_mm2_22nm_per_die": sram_die, "sram_mm2_22nm_stack": dies * sram_die,
                       "logic_mm2_7nm_per_die": mm2(r["libs"]["asap7"]["area_um2"])})
-    for v in variants:
-        v["total_mm2_22nm_with"] = totals["total_mm2_22nm"] + v["vs_main_row_mm2_22nm"]
-        v["total_mm2_7nm_with"] = (sram22 + v["vs_main_row_mm2_22nm"]) / factor + logic_asap7
     # Page-level FTL reference: one 4 B entry per 4 KiB page of the stack, 1 MiB banks.
     c, d = cfg["config"], cfg["derived"]
     pages = d["stack_bytes"] // c["page_bytes"]
@@ -380,7 +352,7 @@ def build(flow, cfg, out, demand_path=None):
         "have_top": have_top,
         "scale_7nm": {k: {"factor": f, "source": s} for k, (f, s) in SCALE_7NM.items()},
         "primary_scale": PRIMARY,
-        "rows": rows, "variants": variants, "other_srams": other, "logic": logic, "totals": totals,
+        "rows": rows, "other_srams": other, "logic": logic, "totals": totals,
         "not_in_design": apart,
         "page_level_ftl": page_ftl, "phantom_plane": phantom, "timing": timing,
         "progq_right_sizing": q,
@@ -494,10 +466,8 @@ def sram_timing(rows, flow, mdl):
 
 
 def crq_section(doc, cfg, f):
-    """The CRQ as built (small banks), what the model can say about them, and the deeper
-    queue variants."""
+    """The CRQ as built (small banks) and what the model can say about them."""
     r = next((r for r in doc["rows"] if r["key"] == "crq"), None)
-    vs = [v for v in doc["variants"] if v["of"] == "crq"]
     if r is None:
         return []
     c = cfg["config"]
@@ -544,20 +514,6 @@ def crq_section(doc, cfg, f):
               f"{r['banked_reading_mm2_22nm']:.3f} mm² at 22 nm, "
               f"{r['banked_reading_mm2_22nm'] / f:.3f} at 7 nm. A CACTI run (or a memory "
               "compiler's datasheet) at these shapes would settle it.", ""]
-    for v in vs:
-        L += [f"**{v['bursts']} bursts of lines** ({v['why']}): {v['entries']} entries in "
-              f"the same {v['banks']} banks, {v['entries_per_bank']} a bank (" + ", ".join(
-                  f"{m['depth']} x {m['width']} b" for m in v["macros"])
-              + f"), {size_text(v['bits'])}: **{v['sram_mm2_22nm']:.2f} mm² at 22 nm, "
-              f"{v['sram_mm2_7nm']:.2f} mm² at 7 nm**, against the paper's "
-              f"{r['paper']['mm2']} mm² for one burst and {r['sram_mm2_22nm']:.3f} here; "
-              f"the total would be {v['total_mm2_22nm_with']:.2f} mm² at 22 nm "
-              f"({v['total_mm2_7nm_with']:.2f} at 7 nm). With the paper's single-port macros: "
-              f"{v['sram_mm2_22nm_paper_ports']:.2f} mm². "
-              + (f"Its macros are still below the smallest CACTI array; the banked reading is "
-                 f"{v['banked_reading_mm2_22nm']:.2f} mm². "
-                 if any(m["below_calibration"] for m in v["macros"]) else "")
-              + "The per-slot flops grow by a few pointer bits, not priced here.", ""]
     return L
 
 
@@ -599,13 +555,6 @@ def render(doc, cfg):
         own = (f"({r['logic_asap7_mm2'] * f:.4f})" if r["logic_modules"] else "-")
         L.append(f"| {r['name']} ({r['paper']['size']}) | {size} | {r['sram_mm2_22nm']:.3f} | "
                  f"{own} | {r['sram_mm2_7nm']:.3f} | {r['paper']['mm2']} |")
-        for v in doc["variants"]:
-            if v["of"] == r["key"]:
-                L.append(f"| {v['name']} | {v['entries']} entries = {v['banks']} banks x "
-                         f"{v['entries_per_bank']}: {size_text(v['bits'])}"
-                         f"{count(v['macros'])}; {shapes(v['macros'])} | "
-                         f"{v['sram_mm2_22nm']:.3f} | - | {v['sram_mm2_7nm']:.3f} | "
-                         f"({r['paper']['mm2']} for one burst) |")
     # Generate copies of one SRAM (g_x[3].u_y) on one line, with their count.
     grouped = {}
     for o in doc["other_srams"]:
@@ -628,8 +577,8 @@ def render(doc, cfg):
     L.append("")
     cal = doc["sram_model"]["calibration"]
     out = {}
-    for r in list(doc["rows"]) + list(doc["variants"]):
-        for m in (m for p in r.get("parts", [r]) for m in p["macros"]):
+    for r in doc["rows"]:
+        for m in (m for p in r["parts"] for m in p["macros"]):
             if m["outside_calibration"]:
                 out.setdefault(f"{m['depth']} x {m['width']} b", m["outside_calibration"])
     if out:
@@ -888,7 +837,7 @@ def update_synth_doc(mdl, path=SYNTH_DOC):
 
 def copies_check(doc, cfg, text, mdl):
     """Copy counts: each macro is priced `copies` times as its own array, the CRQ's copies hold
-    exactly crq_entries, the variant stays out of the totals, and small shapes are flagged."""
+    exactly crq_entries, the SRAM total is the rows' sum, and small shapes are flagged."""
     fails = []
     c = cfg["config"]
     for r in doc["rows"]:
@@ -937,19 +886,11 @@ def copies_check(doc, cfg, text, mdl):
     if not mdl.outside_calibration(small) or mdl.outside_calibration(
             sram_model.Macro(1 << 18, 512, 4)):
         fails.append("area: the SRAM model's calibration range flags the wrong shapes")
-    # Variants: deeper queues with the same banks, left out of the totals.
+    # The SRAM total is the rows and the unclaimed SRAMs, nothing else.
     t = doc["totals"]
     if not math.isclose(t["sram_mm2_22nm"], sum(r["sram_mm2_22nm"] for r in doc["rows"])
                         + sum(o["area_mm2"] for o in doc["other_srams"])):
-        fails.append("area: the SRAM total is not the rows' sum (a variant leaked in?)")
-    for v in doc["variants"]:
-        bursts = {"crq_16_bursts": 16}.get(v["key"], v["bursts"])
-        if (v["banks"] != structures.crq_banks_of(cfg, part["macros"]) or
-                v["entries"] != bursts * cfg["derived"]["cl_per_burst"] or
-                v["entries_per_bank"] * v["banks"] != v["entries"] or
-                any(m["copies"] != v["banks"] for m in v["macros"]) or
-                not v["sram_mm2_22nm"] > crq["sram_mm2_22nm"]):
-            fails.append(f"area: variant {v['key']} is not {bursts} bursts in the CRQ's banks")
+        fails.append("area: the SRAM total is not the sum of the rows and the other SRAMs")
     return fails
 
 
