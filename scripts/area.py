@@ -1,16 +1,19 @@
 #!/usr/bin/env python3
 """make area: FLINT's area report beside the paper's Table 3 (docs/area.md + docs/area.json).
 
-Runs the synthesis flow (scripts/synth.py) at a config (paper by default), then per Table 3
-structure (synth/structures.py): size from the RTL's flint_sram instances where the RTL exists,
-else from config.json ("from config (RTL pending)"); SRAM area from synth/sram_model.py at 22 nm;
-logic area from Yosys (ASAP7-class cells); the 7 nm projection; the paper's figure. Plus the
-page-level FTL reference, the phantom plane's die-area cost, the SRAM timing of the lookup path,
-and a right-sized program queue (synth/progq_sizing.py; --demand FILE replaces the analytic
-demand with a measured one).
+Runs the synthesis flow (synth/yosys_flow.py, as scripts/synth.py does) at a config (paper by
+default), then per Table 3 structure (synth/structures.py): size from the RTL's flint_sram
+instances where the RTL exists, else from config.json ("from config (RTL pending)"); SRAM area
+from synth/sram_model.py at 22 nm; logic area from Yosys (ASAP7-class cells); the 7 nm
+projection; the paper's figure. Plus the page-level FTL reference, the phantom plane's die-area
+cost, the SRAM timing of the lookup path, and a right-sized program queue
+(synth/progq_sizing.py; --demand FILE replaces the analytic demand with a measured one).
 
 Usage: area.py --gen BUILD/gen [--config paper] --out BUILD/synth [--md docs/area.md]
                [--json docs/area.json] [--demand FILE] [--jobs 2] [--reuse]
+       area.py --gen BUILD/gen --config small --out BUILD/synth --self-check
+--self-check (run by synth.py --check) writes nothing: it builds the report on the flow's
+OUT/<config>/synth.json, prints each failed check on a line of its own and exits 1 if any.
 """
 import argparse
 import json
@@ -20,8 +23,9 @@ import re
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
-import synth  # noqa: E402  (puts synth/ and synth/lib/ on the path)
+sys.path.insert(0, str(ROOT / "synth"))
+import yosys_flow  # noqa: E402  (puts synth/lib/ on the path)
+import gen_liberty  # noqa: E402
 import progq_sizing  # noqa: E402
 import sram_model  # noqa: E402
 import structures  # noqa: E402
@@ -58,7 +62,7 @@ def size_text(bits):
 def resolve_chain(hier, root, inst):
     """Module types from `root` down to the module holding flint_sram instance `inst`
     (a flattened name such as u_a.g_x[2].u_b.u_mem)."""
-    mods = {synth.norm_module(n): m for n, m in hier["modules"].items()}
+    mods = {yosys_flow.norm_module(n): m for n, m in hier["modules"].items()}
     raw = hier["modules"]
     chain = [root]
     cur = mods[root]
@@ -68,7 +72,7 @@ def resolve_chain(hier, root, inst):
             name = ".".join(parts[:k])
             c = cur.get("cells", {}).get(name) or cur.get("cells", {}).get("\\" + name)
             if c is not None and (c["type"] in raw or "\\" + c["type"] in raw):
-                chain.append(synth.norm_module(c["type"]))
+                chain.append(yosys_flow.norm_module(c["type"]))
                 cur = raw.get(c["type"]) or raw["\\" + c["type"]]
                 parts = parts[k:]
                 break
@@ -92,7 +96,7 @@ def attribute(flow, out):
             chain = resolve_chain(hier, r["module"], s["inst"])
             owner = None
             for m in reversed(chain):  # innermost structure module wins
-                st, part = synth.structure_of(m)
+                st, part = yosys_flow.structure_of(m)
                 if st:
                     owner = (st, part, m)
                     break
@@ -140,7 +144,7 @@ def logic_copies(module, cfg, have_top, root_copies):
         return 1
     if module in root_copies:
         return root_copies[module]
-    _, part = synth.structure_of(module)
+    _, part = yosys_flow.structure_of(module)
     return part["copies"](cfg, []) if part else 1
 
 
@@ -154,7 +158,7 @@ def block_instances(module, macros, mods, cfg, have_top, root_copies):
     owned = sum(m["copies"] for m in macros if m.get("block") == module)
     if per and owned:
         return owned // per
-    _, part = synth.structure_of(module)
+    _, part = yosys_flow.structure_of(module)
     return part["copies"](cfg, []) if part else 1
 
 
@@ -173,35 +177,12 @@ def banked_reading(mdl, macros, org):
     return total
 
 
-def crq_variant(v, st, row, cfg, mdl, factor):
-    """A deeper queue priced with the per-bank structure of `row` (the structure's main part
-    as built: its bank count and ports)."""
-    part = next(p for p in row["parts"] if p["name"] == v["part"])
-    banks = structures.crq_banks_of(cfg, part["macros"])
-    ports = part["macros"][0]["ports"]
-    entries = v["entries"](cfg)
-    macros = [price(mdl, depth, width, copies, st["org"], ports, st["paper_ports"],
-                    inst=v["part"])
-              for depth, width, copies in structures.crq_bank_layout(cfg, entries, banks)]
-    mm22 = sum(m["total_area_mm2"] for m in macros)
-    return {"key": v["key"], "name": v["name"], "why": v["why"], "of": st["key"],
-            "entries": entries,
-            "bursts": entries // cfg["derived"]["cl_per_burst"], "banks": banks,
-            "entries_per_bank": entries // banks, "source": part["source"], "macros": macros,
-            "bits": sum(m["total_bits"] for m in macros),
-            "sram_mm2_22nm": mm22, "sram_mm2_7nm": mm22 / factor,
-            "sram_mm2_22nm_paper_ports": sum(m["total_paper_ports_area_mm2"] for m in macros),
-            "banked_reading_mm2_22nm": banked_reading(mdl, macros, st["org"]),
-            "vs_main_row_mm2_22nm": mm22 - row["sram_mm2_22nm"]}
-
-
 def build(flow, cfg, out, demand_path=None):
     mdl = sram_model.model()
     have_top, roots, found = attribute(flow, out)
     mods = {r["module"]: r for r in flow["modules"] if r["ok"]}
     factor, factor_src = SCALE_7NM[PRIMARY]
     rows = []
-    variants = []
     root_copies = {}   # root module -> copies the stack has (from its SRAMs' part)
     for st in structures.STRUCTURES:
         row = {"key": st["key"], "name": st["name"], "paper": st["paper"], "parts": []}
@@ -281,8 +262,6 @@ def build(flow, cfg, out, demand_path=None):
             row["small_macro_per_bit_vs_32k"] = (s["area_mm2"] / s["bits"]) / (
                 mdl.area(ref) / (ref.size_bytes * 8))
         rows.append(row)
-        for v in st.get("variants", []):
-            variants.append(crq_variant(v, st, row, cfg, mdl, factor))
     # SRAMs no structure claims.
     other = []
     for f in found:
@@ -317,8 +296,8 @@ def build(flow, cfg, out, demand_path=None):
         "sram_mm2_22nm_paper_ports": sum(r["sram_mm2_22nm_paper_ports"] for r in rows)
         + sum(o["area_mm2"] for o in other),
     }
-    # Modules in rtl/ outside the design as built (a baseline, the paper's unused bitmap): their
-    # SRAM and logic a die, for the reader's comparison, never in the totals.
+    # Modules in rtl/ outside the design as built (the in-place baseline): their SRAM and logic
+    # a die, for the reader's comparison, never in the totals.
     apart = []
     for name, why in structures.NOT_IN_DESIGN.items():
         r = mods.get(name)
@@ -334,9 +313,6 @@ def build(flow, cfg, out, demand_path=None):
         apart.append({"module": name, "why": why, "srams": srams,
                       "sram_mm2_22nm_per_die": sram_die, "sram_mm2_22nm_stack": dies * sram_die,
                       "logic_mm2_7nm_per_die": mm2(r["libs"]["asap7"]["area_um2"])})
-    for v in variants:
-        v["total_mm2_22nm_with"] = totals["total_mm2_22nm"] + v["vs_main_row_mm2_22nm"]
-        v["total_mm2_7nm_with"] = (sram22 + v["vs_main_row_mm2_22nm"]) / factor + logic_asap7
     # Page-level FTL reference: one 4 B entry per 4 KiB page of the stack, 1 MiB banks.
     c, d = cfg["config"], cfg["derived"]
     pages = d["stack_bytes"] // c["page_bytes"]
@@ -376,7 +352,7 @@ def build(flow, cfg, out, demand_path=None):
         "have_top": have_top,
         "scale_7nm": {k: {"factor": f, "source": s} for k, (f, s) in SCALE_7NM.items()},
         "primary_scale": PRIMARY,
-        "rows": rows, "variants": variants, "other_srams": other, "logic": logic, "totals": totals,
+        "rows": rows, "other_srams": other, "logic": logic, "totals": totals,
         "not_in_design": apart,
         "page_level_ftl": page_ftl, "phantom_plane": phantom, "timing": timing,
         "progq_right_sizing": q,
@@ -407,7 +383,7 @@ def build(flow, cfg, out, demand_path=None):
 def lib_access_ps(mc):
     """The access time synth.py's STA started this macro's paths with (same model, same
     organisation: the structure's org with the wrapper's ports)."""
-    m = synth.macro_for(mc["owner_module"], mc["width"], mc["depth"])
+    m = yosys_flow.macro_for(mc["owner_module"], mc["width"], mc["depth"])
     return 1000.0 * sram_model.model().predict(m)["access_ns"]
 
 
@@ -431,7 +407,7 @@ def sram_timing(rows, flow, mdl):
                     after[lib] = max(0.0, path["arrival_ps"] - lib_access_ps(mc)) / 1000.0 \
                         if path else 0.0
                 setup_ns = next(c["setup_ps"] for c in
-                                synth.gen_liberty.cell_table("nangate45").values()
+                                gen_liberty.cell_table("nangate45").values()
                                 if c["seq"]) / 1000.0
                 budget = period_ns - after["nangate45"] - setup_ns
                 options = []
@@ -490,10 +466,8 @@ def sram_timing(rows, flow, mdl):
 
 
 def crq_section(doc, cfg, f):
-    """The CRQ as built (small banks), what the model can say about them, and the deeper
-    queue variants."""
+    """The CRQ as built (small banks) and what the model can say about them."""
     r = next((r for r in doc["rows"] if r["key"] == "crq"), None)
-    vs = [v for v in doc["variants"] if v["of"] == "crq"]
     if r is None:
         return []
     c = cfg["config"]
@@ -540,20 +514,6 @@ def crq_section(doc, cfg, f):
               f"{r['banked_reading_mm2_22nm']:.3f} mm² at 22 nm, "
               f"{r['banked_reading_mm2_22nm'] / f:.3f} at 7 nm. A CACTI run (or a memory "
               "compiler's datasheet) at these shapes would settle it.", ""]
-    for v in vs:
-        L += [f"**{v['bursts']} bursts of lines** ({v['why']}): {v['entries']} entries in "
-              f"the same {v['banks']} banks, {v['entries_per_bank']} a bank (" + ", ".join(
-                  f"{m['depth']} x {m['width']} b" for m in v["macros"])
-              + f"), {size_text(v['bits'])}: **{v['sram_mm2_22nm']:.2f} mm² at 22 nm, "
-              f"{v['sram_mm2_7nm']:.2f} mm² at 7 nm**, against the paper's "
-              f"{r['paper']['mm2']} mm² for one burst and {r['sram_mm2_22nm']:.3f} here; "
-              f"the total would be {v['total_mm2_22nm_with']:.2f} mm² at 22 nm "
-              f"({v['total_mm2_7nm_with']:.2f} at 7 nm). With the paper's single-port macros: "
-              f"{v['sram_mm2_22nm_paper_ports']:.2f} mm². "
-              + (f"Its macros are still below the smallest CACTI array; the banked reading is "
-                 f"{v['banked_reading_mm2_22nm']:.2f} mm². "
-                 if any(m["below_calibration"] for m in v["macros"]) else "")
-              + "The per-slot flops grow by a few pointer bits, not priced here.", ""]
     return L
 
 
@@ -595,13 +555,6 @@ def render(doc, cfg):
         own = (f"({r['logic_asap7_mm2'] * f:.4f})" if r["logic_modules"] else "-")
         L.append(f"| {r['name']} ({r['paper']['size']}) | {size} | {r['sram_mm2_22nm']:.3f} | "
                  f"{own} | {r['sram_mm2_7nm']:.3f} | {r['paper']['mm2']} |")
-        for v in doc["variants"]:
-            if v["of"] == r["key"]:
-                L.append(f"| {v['name']} | {v['entries']} entries = {v['banks']} banks x "
-                         f"{v['entries_per_bank']}: {size_text(v['bits'])}"
-                         f"{count(v['macros'])}; {shapes(v['macros'])} | "
-                         f"{v['sram_mm2_22nm']:.3f} | - | {v['sram_mm2_7nm']:.3f} | "
-                         f"({r['paper']['mm2']} for one burst) |")
     # Generate copies of one SRAM (g_x[3].u_y) on one line, with their count.
     grouped = {}
     for o in doc["other_srams"]:
@@ -624,8 +577,8 @@ def render(doc, cfg):
     L.append("")
     cal = doc["sram_model"]["calibration"]
     out = {}
-    for r in list(doc["rows"]) + list(doc["variants"]):
-        for m in (m for p in r.get("parts", [r]) for m in p["macros"]):
+    for r in doc["rows"]:
+        for m in (m for p in r["parts"] for m in p["macros"]):
             if m["outside_calibration"]:
                 out.setdefault(f"{m['depth']} x {m['width']} b", m["outside_calibration"])
     if out:
@@ -689,8 +642,7 @@ def render(doc, cfg):
           "with lstp and ECC like everything else. As built, the row holds no bitmap: NAND "
           "programs a block's pages in order, so the pages copied so far are one pointer a "
           "block, kept with the source and target block of each logical block in "
-          "flint_refresh_die's tables (docs/refresh.md). The paper's bitmap "
-          "(flint_migration_bitmap) is priced in the table of modules outside the design.", ""]
+          "flint_refresh_die's tables (docs/refresh.md).", ""]
     L += crq_section(doc, cfg, f)
     if doc.get("not_in_design"):
         L += ["## Not in the totals: modules outside the design as built", "",
@@ -885,7 +837,7 @@ def update_synth_doc(mdl, path=SYNTH_DOC):
 
 def copies_check(doc, cfg, text, mdl):
     """Copy counts: each macro is priced `copies` times as its own array, the CRQ's copies hold
-    exactly crq_entries, the variant stays out of the totals, and small shapes are flagged."""
+    exactly crq_entries, the SRAM total is the rows' sum, and small shapes are flagged."""
     fails = []
     c = cfg["config"]
     for r in doc["rows"]:
@@ -934,19 +886,11 @@ def copies_check(doc, cfg, text, mdl):
     if not mdl.outside_calibration(small) or mdl.outside_calibration(
             sram_model.Macro(1 << 18, 512, 4)):
         fails.append("area: the SRAM model's calibration range flags the wrong shapes")
-    # Variants: deeper queues with the same banks, left out of the totals.
+    # The SRAM total is the rows and the unclaimed SRAMs, nothing else.
     t = doc["totals"]
     if not math.isclose(t["sram_mm2_22nm"], sum(r["sram_mm2_22nm"] for r in doc["rows"])
                         + sum(o["area_mm2"] for o in doc["other_srams"])):
-        fails.append("area: the SRAM total is not the rows' sum (a variant leaked in?)")
-    for v in doc["variants"]:
-        bursts = {"crq_16_bursts": 16}.get(v["key"], v["bursts"])
-        if (v["banks"] != structures.crq_banks_of(cfg, part["macros"]) or
-                v["entries"] != bursts * cfg["derived"]["cl_per_burst"] or
-                v["entries_per_bank"] * v["banks"] != v["entries"] or
-                any(m["copies"] != v["banks"] for m in v["macros"]) or
-                not v["sram_mm2_22nm"] > crq["sram_mm2_22nm"]):
-            fails.append(f"area: variant {v['key']} is not {bursts} bursts in the CRQ's banks")
+        fails.append("area: the SRAM total is not the sum of the rows and the other SRAMs")
     return fails
 
 
@@ -1089,20 +1033,30 @@ def main():
     ap.add_argument("--demand", type=pathlib.Path, help="measured program-queue demand (JSON)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--reuse", action="store_true", help="reuse OUT/<config>/synth.json")
+    ap.add_argument("--self-check", action="store_true",
+                    help="check the report built on OUT/<config>/synth.json (synth.py --check); "
+                         "print each failure, write nothing")
     args = ap.parse_args()
     try:
-        cfg = synth.load_config(args.gen, args.config)
+        cfg = yosys_flow.load_config(args.gen, args.config)
         sj = args.out / args.config / "synth.json"
+        if args.self_check:
+            if not sj.exists():
+                raise yosys_flow.FlowError(f"--self-check needs the flow's {sj} (synth.py)")
+            fails = self_check(json.loads(sj.read_text()), cfg, args.out)
+            for f in fails:
+                print(f)
+            return 1 if fails else 0
         if args.reuse and sj.exists():
             flow = json.loads(sj.read_text())
         else:
-            flow = synth.run_flow(args.gen, args.config, args.out, args.jobs)
+            flow = yosys_flow.run_flow(args.gen, args.config, args.out, args.jobs)
         bad = [r["module"] for r in flow["modules"] if not r["ok"]]
         if bad:
-            raise synth.FlowError("synthesis failed for " + ", ".join(bad) +
-                                  f" (see {args.out / args.config}/<module>/yosys.log)")
+            raise yosys_flow.FlowError("synthesis failed for " + ", ".join(bad) +
+                                       f" (see {args.out / args.config}/<module>/yosys.log)")
         doc = build(flow, cfg, args.out, args.demand)
-    except (synth.FlowError, sram_model.ModelError, progq_sizing.DemandError,
+    except (yosys_flow.FlowError, sram_model.ModelError, progq_sizing.DemandError,
             structures.StructureError) as e:
         print(f"area: {e}", file=sys.stderr)
         return 2

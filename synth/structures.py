@@ -17,8 +17,6 @@ Each structure:
   org                banks / objective / cell / ECC used to price its macros; ports come from
                      the RTL (flint_sram is 1R1W) or, while the RTL is pending, from the paper
   paper_ports        the ports the paper's CACTI run priced
-  variants           (optional) deeper versions of the structure priced with the same layout,
-                     shown beside it and left out of the totals
 Every macro is priced as `copies` identical macros: 128 small banks cost 128 times one small
 bank, not one array of 128 times the bits (a small array pays more periphery per bit; how much
 of that the SRAM model sees is said in docs/area.md).
@@ -85,11 +83,6 @@ def crq_held(cfg):
 def crq_banks_of(cfg, macros):
     """Banks a priced CRQ part stands for: the entries held over the entries one bank holds."""
     return crq_held(cfg) // macros[0]["depth"]
-
-
-def crq_bursts(bursts):
-    """Entries of a queue of `bursts` bursts of lines (docs/bbc.md "Queue depth")."""
-    return lambda cfg: bursts * _c(cfg, "cl_per_burst")
 
 
 def crq_config(cfg):
@@ -187,13 +180,6 @@ STRUCTURES = [
         # each its own array, not the paper's one 256 kB array in 4 banks.
         "org": dict(banks=1, objective="ed2", **LSTP_ECC),
         "paper_ports": dict(rw=1, r=0, w=0),
-        # Deeper queues priced with the same per-bank structure (docs/bbc.md "Queue depth";
-        # docs/evaluation.md measured 16 bursts of lines to bring FLINT to the paper's use of
-        # fetched bytes). Not in the totals.
-        "variants": [{"key": "crq_16_bursts", "part": "crq", "entries": crq_bursts(16),
-                      "name": "Cache-request queue, 16 bursts of lines (variant, not in total)",
-                      "why": "the depth docs/evaluation.md measured to bring FLINT's use of "
-                             "fetched bytes from 31-43 % to 96-99 % at paper"}],
     },
     {
         "key": "bitmap", "name": "Migration bitmaps",
@@ -240,9 +226,6 @@ STRUCTURES = [
 # Modules of rtl/ that are not part of FLINT's base die as built: synthesized and priced on
 # their own, outside the rows and totals, with the reason.
 NOT_IN_DESIGN = {
-    "flint_migration_bitmap": "the paper's per-page migration bitmap, kept with its tests; the "
-                              "controller keeps a next-page pointer a block instead "
-                              "(docs/refresh.md)",
     "flint_refresh_inplace_die": "the in-place refresh baseline (flint_top Mode 1 and 3), one a "
                                  "die; its block buffer is what the baseline costs",
 }

@@ -7,7 +7,7 @@
 // status marks the whole line bad, and word_uncorrectable_o says which words. The refresh fork
 // must not re-encode such a line as good data (docs/ecc.md, "Uncorrectable lines").
 // Layout as flint_ecc_cl_enc. Combinational, no state: about 15 gate levels at Words = 16
-// (docs/ecc.md, "Timing"); flint_ecc_cl_dec_reg adds one pipeline stage.
+// (docs/ecc.md, "Timing and area", says when a pipeline stage would be needed).
 `default_nettype none
 `include "flint_assert.svh"
 module flint_ecc_cl_dec #(

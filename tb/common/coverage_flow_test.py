@@ -12,9 +12,10 @@ import subprocess
 import sys
 import tempfile
 
-# The reg slice with an always-ready consumer never needs its skid entry: c_skid_used and
-# c_skid_drain stay at zero, so the summary must name them; the FIFO test fills its FIFO.
-NEVER_SKID = "reg_slice: one word a cycle with an always-ready consumer"
+# The arbiter with an always-ready output never stalls, so it never holds a decision:
+# c_hold_beats_priority stays at zero and the summary must name it, while c_contended (a
+# transfer with two requests up) is hit; the FIFO test fills its FIFO.
+NEVER_HOLDS = "rr_arb: priority starts after the last winner and wraps"
 FILLS_FIFO = "fifo: fills and refuses when full and drains in order"
 
 
@@ -42,7 +43,7 @@ def main():
             fail(f"a run without FLINT_COVERAGE wrote {sorted(quiet.rglob('*'))}")
 
         env_cov = dict(env, FLINT_COVERAGE=str(dat))
-        for name in (NEVER_SKID, FILLS_FIFO):
+        for name in (NEVER_HOLDS, FILLS_FIFO):
             run([exe, name], env_cov, quiet)
         files = sorted(dat.glob("*.dat"))
         if len(files) != 2 or not all(f.stat().st_size > 0 for f in files):
@@ -63,14 +64,16 @@ def main():
         points = {(pathlib.Path(p).stem, c["name"]): c for p, f in summary["files"].items()
                   for c in f["cover_points"]}
         for key, hit in ((("flint_fifo", "c_full"), True),
-                         (("flint_reg_slice", "c_skid_used"), False)):
+                         (("flint_rr_arb", "c_contended"), True),
+                         (("flint_rr_arb", "c_hold_beats_priority"), False)):
             if key not in points:
                 fail(f"cover point {key} missing from the summary")
             if points[key]["hit"] != hit or (points[key]["count"] > 0) != hit:
                 fail(f"cover point {key}: want hit={hit}, got {points[key]}")
         md = out.read_text()
         never = md.split("## Cover points never hit", 1)[-1].split("## Every cover point")[0]
-        if "`c_skid_used`" not in never or "`c_full`" in never:
+        if ("`c_hold_beats_priority`" not in never or "`c_full`" in never
+                or "`c_contended`" in never):
             fail("the never-hit section does not name exactly the points the run missed")
     print("coverage_flow: ok")
 

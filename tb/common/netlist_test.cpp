@@ -9,8 +9,6 @@
 #include "Vfifo_d3_netlist.h"
 #include "Vfifo_d4.h"
 #include "Vfifo_d4_netlist.h"
-#include "Vreg_slice_w8.h"
-#include "Vreg_slice_w8_netlist.h"
 #include "Vrr_arb_n1.h"
 #include "Vrr_arb_n1_netlist.h"
 #include "Vrr_arb_n4.h"
@@ -28,7 +26,7 @@ using flint::tb::SignalDiff;
 constexpr int kCycles = 20000;
 constexpr double kResetRate = 1.0 / 2000;
 
-// One valid/ready stream in and one out, as flint_fifo and flint_reg_slice have.
+// One valid/ready stream in and one out, as flint_fifo has.
 struct StreamStim {
   bool in_valid = false;
   uint32_t data = 0;
@@ -132,24 +130,6 @@ TEST_CASE("netlist: flint_fifo matches its synthesized netlist", "[common][netli
     REQUIRE_FALSE(diff);
   }
   REQUIRE(full > 100);
-}
-
-TEST_CASE("netlist: flint_reg_slice matches its synthesized netlist",
-          "[common][netlist][random]") {
-  const uint32_t seed = flint::tb::TestSeed();
-  INFO(flint::tb::ReplayCommand(seed));
-  Miter<Vreg_slice_w8, Vreg_slice_w8_netlist> m(seed);
-  uint64_t refused = 0;
-  const auto compare = [&refused](const auto& r, const auto& n, SignalDiff& diff) {
-    diff.Check("in_ready_o", r.in_ready_o, n.in_ready_o);
-    diff.Check("out_valid_o", r.out_valid_o, n.out_valid_o);
-    if (r.out_valid_o) diff.Check("out_data_o", r.out_data_o, n.out_data_o);
-    refused += !r.in_ready_o;
-  };
-  const auto diff = m.Run(kCycles, kResetRate, StreamGen(0xff), StreamDrive(), compare);
-  INFO((diff ? diff->ToString() : std::string("no difference")));
-  REQUIRE_FALSE(diff);
-  REQUIRE(refused > 100);  // the skid entry filled, so both entries were compared
 }
 
 TEST_CASE("netlist: flint_rr_arb matches its synthesized netlist", "[common][netlist][random]") {

@@ -1,14 +1,11 @@
 // flint_ecc_cl_enc / flint_ecc_cl_dec (a whole cache line per cycle) at the small, medium and
-// paper line sizes, and the registered flint_ecc_cl_dec_reg, against the C++ model.
+// paper line sizes, against the C++ model.
 #include <catch2/catch.hpp>
 #include <algorithm>
-#include <deque>
 #include <random>
 
 #include "Vecc_cl_medium.h"
 #include "Vecc_cl_paper.h"
-#include "Vecc_cl_reg_paper.h"
-#include "Vecc_cl_reg_small.h"
 #include "Vecc_cl_small.h"
 #include "flint_config.hpp"
 #include "model/ecc/secded.hpp"
@@ -259,83 +256,6 @@ void PagesThroughImage(const flint::Config& cfg, uint32_t seed, double rber, int
   REQUIRE_FALSE(h.Failed());
 }
 
-// The registered decoder streams lines with random valid/ready: every accepted line comes out
-// exactly once, in order, one cycle after acceptance when the output is free, decoded as the
-// model decodes it, with its tag.
-template <class Dut>
-void RegisteredStream(const flint::Config& cfg, uint32_t seed, int cycles) {
-  INFO("config " << cfg.name);
-  std::mt19937_64 rng(seed);
-  Harness<Dut> h(seed, "ecc_cl_reg");
-  auto& d = h.dut();
-  REQUIRE(sizeof(d.in_data_i) == cfg.cl_bytes);
-  h.Reset();
-  const size_t words = cfg.cl_bytes / 8;
-  struct Expect {
-    m::DecodedBlock dec;
-    uint16_t tag;
-    uint64_t accepted_cycle;
-  };
-  std::deque<Expect> pending;
-  std::bernoulli_distribution valid_d(0.7), ready_d(0.6);
-  std::discrete_distribution<unsigned> errors_d({85, 10, 5});
-  uint16_t next_tag = 0;
-  unsigned accepted = 0, delivered = 0, stalled = 0;
-  std::vector<uint8_t> main, check;
-  bool holding = false;
-  for (int c = 0; c < cycles; ++c) {
-    INFO("cycle " << h.cycle());
-    // A new line only when the previous one was taken: payload holds while valid && !ready.
-    if (!holding) {
-      main = e::RandomBytes(rng, cfg.cl_bytes);
-      check = CheckOf(main);
-      for (size_t w = 0; w < words; ++w) {
-        for (unsigned b : e::RandomCodeBits(rng, errors_d(rng))) e::FlipCodeBit(main, check, w, b);
-      }
-      d.in_valid_i = valid_d(rng);
-    }
-    e::PutBytes(d.in_data_i, main);
-    e::PutBytes(d.in_check_i, check);
-    d.in_tag_i = next_tag;
-    d.out_ready_i = ready_d(rng);
-    h.Eval();
-    // In-order, exactly-once delivery compared to the model.
-    REQUIRE(static_cast<bool>(d.out_valid_o) == !pending.empty());
-    if (d.out_valid_o && d.out_ready_i) {
-      const Expect& want = pending.front();
-      REQUIRE(d.out_tag_o == want.tag);
-      REQUIRE(h.cycle() >= want.accepted_cycle + 1);  // registered: never the same cycle
-      REQUIRE(e::GetBytes(d.out_data_o, cfg.cl_bytes) == want.dec.data);
-      REQUIRE(flint::ToString(ToStatus(d.out_status_o)) == flint::ToString(want.dec.status));
-      for (size_t w = 0; w < words; ++w) {
-        REQUIRE(e::Bit(d.out_word_corrected_o, w) ==
-                (want.dec.word_status[w] == Status::kCorrected));
-        REQUIRE(e::Bit(d.out_word_uncorrectable_o, w) ==
-                (want.dec.word_status[w] == Status::kUncorrectable));
-      }
-      pending.pop_front();
-      ++delivered;
-    }
-    if (d.out_valid_o && !d.out_ready_i) ++stalled;
-    const bool accept = d.in_valid_i && d.in_ready_o;
-    // One stage: ready whenever the stage is empty or drains this cycle.
-    REQUIRE(static_cast<bool>(d.in_ready_o) == (pending.empty() || d.out_ready_i));
-    if (accept) {
-      pending.push_back({m::DecodeBlock(main.data(), main.size(), check.data()), next_tag,
-                         h.cycle()});
-      ++next_tag;
-      ++accepted;
-    }
-    holding = d.in_valid_i && !d.in_ready_o;
-    h.Tick();
-    REQUIRE(pending.size() <= 1);
-  }
-  REQUIRE(accepted > static_cast<unsigned>(cycles) / 4);
-  REQUIRE(delivered + pending.size() == accepted);
-  REQUIRE(stalled > 0);  // backpressure was exercised
-  REQUIRE_FALSE(h.Failed());
-}
-
 }  // namespace
 
 TEST_CASE("ecc_cl: clean lines encode as the model and decode OK at small medium and paper",
@@ -385,12 +305,4 @@ TEST_CASE("ecc_cl: NAND page images with random bit errors read back line by lin
   PagesThroughImage<Vecc_cl_paper>(flint::kPaperConfig, seed + 1, 5e-3, 10, &beyond);
   PagesThroughImage<Vecc_cl_medium>(flint::kMediumConfig, seed, 2e-3, 40, &beyond);
   REQUIRE(beyond > 10);  // the beyond-the-limit branch was exercised
-}
-
-TEST_CASE("ecc_cl_reg: registered decoder streams lines under backpressure",
-          "[ecc][ecc_cl_reg][random]") {
-  const uint32_t seed = flint::tb::TestSeed();
-  INFO(flint::tb::ReplayCommand(seed));
-  RegisteredStream<Vecc_cl_reg_small>(flint::kSmallConfig, seed, 3000);
-  RegisteredStream<Vecc_cl_reg_paper>(flint::kPaperConfig, seed, 3000);
 }

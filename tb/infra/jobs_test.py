@@ -22,6 +22,7 @@ TRACE_GEN = pathlib.Path(sys.argv[2])
 TEST_COMMON = pathlib.Path(sys.argv[3])
 sys.path.insert(0, str(SRC / "scripts"))
 import jobs  # noqa: E402
+import testbins  # noqa: E402
 
 FAILS = []
 
@@ -134,8 +135,11 @@ def regression(tmp):
     p2, par = regress(build, 2)
     check(p0.returncode == 1 and p2.returncode == 1,
           "regress: a failing seed fails the regression, serial and on Dask")
-    check(len(par) >= 3 * 8 and par == serial,
-          f"regress: {len(par)} runs on 2 Dask workers merge to the serial results")
+    # Every [random] case of test_common and both fakes, each at seeds 1..3: no job lost.
+    cases = len(testbins.test_names(TEST_COMMON, "[random]"))
+    check(cases >= 4 and len(par) == 3 * (cases + 2) and par == serial,
+          f"regress: {len(par)} runs ({cases} [random] cases of test_common and 2 fakes, 3 "
+          f"seeds) on 2 Dask workers merge to the serial results")
     failed = [(r["test"], r["seed"]) for r in par if not r["passed"]]
     check(failed == [("fake: b", 2)], f"regress: exactly the planted failure is reported: {failed}")
     check("make waves TEST='fake: b' SEED=2" in p2.stdout, "regress: the replay command is printed")
