@@ -11,6 +11,10 @@
 
 #include "Vtop_small.h"
 #include "Vtop_sr.h"
+#if FLINT_RTL_BIG
+#include "Vtop_medium.h"
+#include "Vtop_paper.h"
+#endif
 #include "tb/top/top_driver.hpp"
 
 namespace flint::sim {
@@ -110,11 +114,26 @@ RtlReport Run(const Config& cfg, const RtlOptions& opt,
                    static_cast<unsigned long long>(d.dut().stat_responses_o));
     };
   }
+  const auto t0 = std::chrono::steady_clock::now();
+  auto seconds = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  };
   drv.PowerUp();
+  // The two long phases before the run, on stderr: at paper the power-up alone takes minutes.
+  if (opt.progress) {
+    std::fprintf(stderr, "flint-sim: rtl ready after %llu cycles of power-up (%.1f s)\n",
+                 static_cast<unsigned long long>(drv.now()), seconds());
+  }
   const uint64_t n = opt.loaded_bursts ? opt.loaded_bursts : cfg.bursts_per_stack;
   const flint::tb::top::LoadResult load = drv.Load(n, opt.erase);
   if (load.error) {
     throw std::runtime_error("the model load failed (code " + std::to_string(load.code) + ")");
+  }
+  if (opt.progress) {
+    std::fprintf(stderr,
+                 "flint-sim: rtl loaded %llu bursts in %llu cycles (at cycle %llu, %.1f s)\n",
+                 static_cast<unsigned long long>(n), static_cast<unsigned long long>(load.cycles),
+                 static_cast<unsigned long long>(drv.now()), seconds());
   }
   const flint::tb::top::RunStats r = drv.Run(reqs);
   auto& d = drv.dut();
@@ -156,14 +175,26 @@ RtlReport Run(const Config& cfg, const RtlOptions& opt,
 
 }  // namespace
 
-std::vector<std::string> RtlConfigs() { return {"small", "small_refresh"}; }
+std::vector<std::string> RtlConfigs() {
+#if FLINT_RTL_BIG
+  return {"small", "small_refresh", "medium", "paper"};
+#else
+  return {"small", "small_refresh"};
+#endif
+}
 
 RtlReport RunRtl(const Config& cfg, const RtlOptions& opt,
                  const std::vector<flint::model::BbcRequest>& requests) {
   if (cfg.name == "small") return Run<Vtop_small>(cfg, opt, requests);
   if (cfg.name == "small_refresh") return Run<Vtop_sr>(cfg, opt, requests);
+#if FLINT_RTL_BIG
+  if (cfg.name == "medium") return Run<Vtop_medium>(cfg, opt, requests);
+  if (cfg.name == "paper") return Run<Vtop_paper>(cfg, opt, requests);
+#endif
+  std::string list;
+  for (const std::string& c : RtlConfigs()) list += (list.empty() ? "" : ", ") + c;
   throw std::invalid_argument("no Verilated top for config '" + std::string(cfg.name) +
-                              "' in this build (rtl engine configs: small, small_refresh)");
+                              "' in this build (rtl engine configs: " + list + ")");
 }
 
 }  // namespace flint::sim

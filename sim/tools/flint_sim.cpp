@@ -70,8 +70,15 @@ bool RtlConfigBuilt(const flint::Config& cfg) {
   if (built) return true;
   std::string list;
   for (const std::string& c : flint::sim::RtlConfigs()) list += (list.empty() ? "" : ", ") + c;
+#if FLINT_RTL_BIG
   std::fprintf(stderr, "flint-sim: no Verilated top for config '%s' (rtl configs: %s)\n",
                cfg.name.data(), list.c_str());
+#else
+  std::fprintf(stderr,
+               "flint-sim: no Verilated top for config '%s' (rtl configs: %s; medium and paper: "
+               "flint-sim-big, built by make rtl-big)\n",
+               cfg.name.data(), list.c_str());
+#endif
   return false;
 #else
   (void)cfg;
