@@ -16,7 +16,7 @@ FLINT_ONLY ?=
 WORKERS ?= $(JOBS)
 SCHEDULER ?=
 
-.PHONY: help setup setup-gui configure build test lint bench synth area report disturb refresh-cost progq-demand results results-rtl system waves run \
+.PHONY: help setup setup-gui configure build test lint bench synth area report disturb refresh-cost progq-demand results results-rtl rtl-big system waves run \
         regress pictures clean
 .DEFAULT_GOAL := help
 
@@ -36,6 +36,8 @@ help:
 	@echo "make results          FLINT vs H3 (and H3 variants, spread, queue rule) at paper ->"
 	@echo "                      docs/results*.md and docs/results.png (docs/evaluation.md)"
 	@echo "make results-rtl      the Verilated top beside its model and H3 at small -> docs/results_rtl.md"
+	@echo "make rtl-big          flint-sim-big (the Verilated top at medium and paper too; not in make"
+	@echo "                      build, the paper top takes ~15 min to compile) and its medium check"
 	@echo "make system           system level from the measured results: throughput, energy, GPU"
 	@echo "                      packages for a 50 ms TPOT, lifetime -> docs/system.md, docs/system_fig*.png"
 	@echo "make area             paper-config synthesis + SRAM model: docs/area.md, docs/area.json"
@@ -82,6 +84,12 @@ test: build lint
 bench: build
 	@cmake --build $(BUILD) -j $(JOBS) --target test_rtl_speed
 	@python3 scripts/bench.py --build $(BUILD) --out docs/bench.md
+
+# flint-sim-big: flint-sim with the stack top at medium and paper (docs/build.md "The paper-size
+# stack top"); then a decode stream at medium through it, checked against the model.
+rtl-big: configure
+	@cmake --build $(BUILD) -j $(JOBS) --target flint-sim-big flint-trace-gen
+	@python3 tb/sim/rtl_big_test.py $(BUILD)/sim/flint-sim-big $(BUILD)/sim/flint-trace-gen
 
 synth: configure
 	@python3 scripts/synth.py --gen $(BUILD)/gen --config $(CONFIG) --out $(BUILD)/synth
