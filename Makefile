@@ -37,7 +37,7 @@ help:
 	@echo "                      docs/results*.md and docs/results.png (docs/evaluation.md)"
 	@echo "make results-rtl      the Verilated top beside its model and H3 at small -> docs/results_rtl.md"
 	@echo "make rtl-big          flint-sim-big (the Verilated top at medium and paper too; not in make"
-	@echo "                      build, the paper top takes ~15 min to compile) and its medium check"
+	@echo "                      build: the paper top alone compiles for ~12 min) and its medium check"
 	@echo "make system           system level from the measured results: throughput, energy, GPU"
 	@echo "                      packages for a 50 ms TPOT, lifetime -> docs/system.md, docs/system_fig*.png"
 	@echo "make area             paper-config synthesis + SRAM model: docs/area.md, docs/area.json"
