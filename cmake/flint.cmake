@@ -18,10 +18,15 @@ set(FLINT_VERILATOR_ARGS
 option(FLINT_COVERAGE "Verilate every design with line, toggle and cover-point coverage" OFF)
 
 # The C++ that Verilator writes: its per-cycle code (_FAST) at -O2 (as fast as -O3 here and
-# quicker to compile), its construction and trace-declaration code (_SLOW), which runs once, at
-# -O1. Measured in docs/bench.md.
+# quicker to compile), its construction, initial settle and trace-declaration code (_SLOW),
+# which runs once, at -O0 (2.5x quicker to compile than -O1). Measured in docs/build.md.
 set(FLINT_VERILATED_OPT_FAST -O2)
-set(FLINT_VERILATED_OPT_SLOW -O1)
+set(FLINT_VERILATED_OPT_SLOW -O0)
+# The designs only tests run (the block-level X-hunting tests, and the stack and BBC tops'
+# variants for one test each) compile their per-cycle code at -O1: half the compile time of
+# -O2 for a few seconds more of test time (docs/build.md). The designs that flint-sim, the
+# benches and the long regressions spend their time in keep -O2.
+set(FLINT_VERILATED_OPT_QUICK -O1)
 
 # Verilator's run-time library (verilated.cpp, FST writer, coverage database, threads), compiled
 # once for every design instead of once per executable. Tracing is compiled in everywhere: it
@@ -51,19 +56,17 @@ foreach(dir common nand ftl bbc ecc refresh top)
 endforeach()
 
 # flint_verilate(<target> TOP <module> CONFIG <cfg> [PREFIX <name>] [SOURCES ...] [ARGS ...]
-#                [XHUNT] [COVERAGE] [OPT_FAST <flags>] [OPT_SLOW <flags>])
+#                [XHUNT] [QUICK] [COVERAGE])
 # Verilates <module> (found under rtl/ by name, or in SOURCES) against the generated config
 # package of <cfg> into a static library of its own, `vl_<PREFIX>`, and links it into <target>.
 # PREFIX defaults to V<module>_<cfg>. A design used by several executables (the stack top by
 # test_top and flint-sim) is Verilated and compiled once: the second call with the same PREFIX
 # only links it, and must pass the same TOP, CONFIG and ARGS. Tracing (FST) is compiled in and
-# turned on at run time. XHUNT: --x-assign unique instead of fast. COVERAGE: coverage even
+# turned on at run time. XHUNT: --x-assign unique instead of fast. XHUNT or QUICK: the
+# per-cycle code at FLINT_VERILATED_OPT_QUICK (a design only tests run). COVERAGE: coverage even
 # outside the coverage build (the coverage flow's own test needs one instrumented design).
-# OPT_FAST / OPT_SLOW: the optimisation flags of its generated per-cycle / run-once code instead
-# of FLINT_VERILATED_OPT_FAST / _SLOW (the paper-size top, whose C++ is too big for -O2).
 function(flint_verilate target)
-  cmake_parse_arguments(FV "XHUNT;COVERAGE" "TOP;CONFIG;PREFIX" "SOURCES;ARGS;OPT_FAST;OPT_SLOW"
-    ${ARGN})
+  cmake_parse_arguments(FV "XHUNT;QUICK;COVERAGE" "TOP;CONFIG;PREFIX" "SOURCES;ARGS" ${ARGN})
   if(NOT FV_PREFIX)
     set(FV_PREFIX V${FV_TOP}_${FV_CONFIG})
   endif()
@@ -76,14 +79,11 @@ function(flint_verilate target)
   if(FLINT_COVERAGE OR FV_COVERAGE)
     set(coverage COVERAGE)
   endif()
-  if(NOT FV_OPT_FAST)
-    set(FV_OPT_FAST ${FLINT_VERILATED_OPT_FAST})
+  set(opt_fast ${FLINT_VERILATED_OPT_FAST})
+  if(FV_XHUNT OR FV_QUICK)
+    set(opt_fast ${FLINT_VERILATED_OPT_QUICK})
   endif()
-  if(NOT FV_OPT_SLOW)
-    set(FV_OPT_SLOW ${FLINT_VERILATED_OPT_SLOW})
-  endif()
-  set(key "${FV_TOP};${FV_CONFIG};${FV_SOURCES};${FV_ARGS};${x_assign};${coverage};\
-${FV_OPT_FAST};${FV_OPT_SLOW}")
+  set(key "${FV_TOP};${FV_CONFIG};${FV_SOURCES};${FV_ARGS};${x_assign};${coverage};${opt_fast}")
   if(TARGET ${lib})
     get_property(prev GLOBAL PROPERTY FLINT_VERILATED_${FV_PREFIX})
     if(NOT prev STREQUAL key)
@@ -126,28 +126,20 @@ ${FV_OPT_FAST};${FV_OPT_SLOW}")
   get_target_property(srcs ${lib} SOURCES)
   list(REMOVE_ITEM srcs ${FLINT_VERILATED_RT_SOURCES})
   set_target_properties(${lib} PROPERTIES SOURCES "${srcs}")
-  flint_unity(${lib} ${FV_PREFIX} ${CMAKE_CURRENT_BINARY_DIR}/${FV_PREFIX}.dir
-    OPT_FAST ${FV_OPT_FAST} OPT_SLOW ${FV_OPT_SLOW})
+  flint_unity(${lib} ${FV_PREFIX} ${CMAKE_CURRENT_BINARY_DIR}/${FV_PREFIX}.dir ${opt_fast})
   target_link_libraries(${lib} PUBLIC flint_verilated_rt)
   target_link_libraries(${target} PRIVATE ${lib})
 endfunction()
 
-# flint_unity(<lib> <prefix> <dir> [OPT_FAST <flags>] [OPT_SLOW <flags>]): the C++ Verilator
-# wrote for a design compiled a few files at a time. Verilator splits a design into many small
-# files, each of which parses verilated.h again; one translation unit for up to
-# FLINT_UNITY_BYTES of them cuts the compile time by about a third (docs/bench.md). Per-cycle
-# code (_FAST) and run-once code (_SLOW) stay apart, each at its own optimisation level
-# (OPT_FAST / OPT_SLOW, default FLINT_VERILATED_OPT_FAST / _SLOW). The generated files stay in
-# the library as headers, so the rule that re-runs Verilator when the RTL changes is kept; a
-# changed list of files (a design that grew a split) re-runs cmake, which writes the units again.
+# flint_unity(<lib> <prefix> <dir> <fast opt>): the C++ Verilator wrote for a design compiled a few files at a
+# time. Verilator splits a design into many small files, each of which parses verilated.h
+# again; one translation unit for up to FLINT_UNITY_BYTES of them cuts the compile time by about
+# a third (docs/bench.md). Per-cycle code (_FAST) and run-once code (_SLOW) stay apart, each at
+# its own optimisation level. The generated files stay in the library as headers, so the rule
+# that re-runs Verilator when the RTL changes is kept; a changed list of files (a design that
+# grew a split) re-runs cmake, which writes the units again.
 set(FLINT_UNITY_BYTES 2000000)
-function(flint_unity lib prefix vdir)
-  cmake_parse_arguments(FU "" "" "OPT_FAST;OPT_SLOW" ${ARGN})
-  foreach(kind FAST SLOW)
-    if(NOT FU_OPT_${kind})
-      set(FU_OPT_${kind} ${FLINT_VERILATED_OPT_${kind}})
-    endif()
-  endforeach()
+function(flint_unity lib prefix vdir opt_fast)
   include(${vdir}/${prefix}_copy.cmake)
   set(all)
   foreach(kind FAST SLOW)
@@ -176,8 +168,11 @@ function(flint_unity lib prefix vdir)
         math(EXPR bytes "${bytes} + ${size}")
       endif()
     endforeach()
-    set_source_files_properties(${units} PROPERTIES
-      COMPILE_OPTIONS "${FU_OPT_${kind}}" OBJECT_DEPENDS "${files}")
+    set(opt ${FLINT_VERILATED_OPT_SLOW})
+    if(kind STREQUAL "FAST")
+      set(opt ${opt_fast})
+    endif()
+    set_source_files_properties(${units} PROPERTIES COMPILE_OPTIONS "${opt}" OBJECT_DEPENDS "${files}")
     target_sources(${lib} PRIVATE ${units})
   endforeach()
   set_source_files_properties(${all} PROPERTIES HEADER_FILE_ONLY ON)
