@@ -88,6 +88,8 @@ bench: build
 # flint-sim-big: flint-sim with the stack top at medium and paper (docs/build.md "The paper-size
 # stack top"); then a decode stream at medium through it, checked against the model.
 rtl-big: configure
+	@cmake -S . -B $(BUILD) -DFLINT_RTL_BIG=ON >>$(BUILD)/configure.log 2>&1 || \
+	  { cat $(BUILD)/configure.log; exit 1; }
 	@cmake --build $(BUILD) -j $(JOBS) --target flint-sim-big flint-trace-gen
 	@python3 tb/sim/rtl_big_test.py $(BUILD)/sim/flint-sim-big $(BUILD)/sim/flint-trace-gen
 

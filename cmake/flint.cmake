@@ -16,6 +16,8 @@ set(FLINT_VERILATOR_ARGS
 # Coverage instrumentation costs 2-3.5x in simulation speed (docs/bench.md), so only the
 # coverage build has it: `make coverage` configures a tree of its own with FLINT_COVERAGE=ON.
 option(FLINT_COVERAGE "Verilate every design with line, toggle and cover-point coverage" OFF)
+# flint-sim-big (make rtl-big): the stack top at medium and paper as well (docs/build.md).
+option(FLINT_RTL_BIG "Define flint-sim-big, with the Verilated stack top at medium and paper" OFF)
 
 # The C++ that Verilator writes: its per-cycle code (_FAST) at -O2 (as fast as -O3 here and
 # quicker to compile), its construction, initial settle and trace-declaration code (_SLOW),
