@@ -148,27 +148,25 @@ with tempfile.TemporaryDirectory() as d:
         expect("rtl load and refresh fields", r["load_cycles"] > 0
                and "refresh_stall_cycles" in r and "pages_forked" in r["refresh_rt"], r)
         expect("rtl waves", fst.exists() and pathlib.Path(str(fst) + ".gtkw").exists(), out)
+        def cycles_agree(trace, what):
+            cyc = {}
+            for engine in ("model", "rtl"):
+                rc, _ = run("--config", "small", "--engine", engine, "--trace", str(trace),
+                            "--report", str(report))
+                cyc[engine] = json.loads(report.read_text())["cycles"] if rc == 0 else 0
+            expect(f"rtl and model cycles agree on a {what} trace",
+                   cyc["model"] > 0 and abs(cyc["rtl"] - cyc["model"]) <= 0.02 * cyc["model"],
+                   cyc)
         # On a paced decode trace (the SMs' issue rate bounds the run) the RTL and the model
         # agree on the cycles; both count the trace from the end of their load.
-        cyc = {}
-        for engine in ("model", "rtl"):
-            rc, out = run("--config", "small", "--engine", engine, "--trace", str(wl),
-                          "--report", str(report))
-            cyc[engine] = json.loads(report.read_text())["cycles"] if rc == 0 else 0
-        expect("rtl and model cycles agree on a paced trace",
-               cyc["model"] > 0 and abs(cyc["rtl"] - cyc["model"]) <= 0.02 * cyc["model"], cyc)
+        cycles_agree(wl, "paced")
         # The same decode trace with every request due at once: the port, not the SMs, bounds
         # the run. Within 2 % too (it was 1881 against 1551 cycles, 21 %, while two lanes on
         # one die's sub-bank refused each other; docs/bbc.md "Port").
         lines = [l.split() for l in wl.read_text().splitlines() if l and not l.startswith("#")]
         sat = d / "saturated.trace"
         sat.write_text("".join(f"0 {sm} {addr}\n" for _, sm, addr in lines))
-        for engine in ("model", "rtl"):
-            rc, out = run("--config", "small", "--engine", engine, "--trace", str(sat),
-                          "--report", str(report))
-            cyc[engine] = json.loads(report.read_text())["cycles"] if rc == 0 else 0
-        expect("rtl and model cycles agree on a saturated trace",
-               cyc["model"] > 0 and abs(cyc["rtl"] - cyc["model"]) <= 0.02 * cyc["model"], cyc)
+        cycles_agree(sat, "saturated")
         # medium and paper are flint-sim-big's (make rtl-big); the refusal says so.
         for args, text in [(("--engine", "rtl", "--config", "medium"), "no Verilated top"),
                            (("--engine", "rtl", "--config", "paper"), "flint-sim-big"),
