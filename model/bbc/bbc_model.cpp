@@ -308,19 +308,45 @@ void BbcModel::Accept(const BbcRequest& req, uint64_t at, const Sink& sink) {
 // --- The event loop -------------------------------------------------------------------------
 
 void BbcModel::Run(const Source& source, const Sink& sink) {
-  std::optional<BbcRequest> pending = source();
+  Run(PolledSource([&](uint64_t) {
+        SourceReply r;
+        if (auto q = source()) {
+          r.kind = SourceReply::Kind::kRequest;
+          r.request = *q;
+        }
+        return r;
+      }),
+      sink);
+}
+
+void BbcModel::Run(const PolledSource& source, const Sink& sink) {
+  using Kind = SourceReply::Kind;
   uint64_t last_accept = stats_.load_cycles;
   uint64_t now = stats_.load_cycles;
+  bool answered = false;  // a response left since the source was last asked
+  const Sink deliver = [&](const BbcResponse& r) {
+    answered = true;
+    sink(r);
+  };
+  auto ask = [&]() {
+    answered = false;
+    return source(now);
+  };
+  SourceReply next = ask();
   // Only data-outs move a die's I/O from here on (load's programs are over): a running max.
   io_busy_max_ = 0;
   for (const auto& die : dies_) io_busy_max_ = std::max(io_busy_max_, die.IoBusyUntil());
   for (;;) {
+    if (next.kind == Kind::kWait && answered) next = ask();  // a response may free an SM
     // Earliest time of each kind of event, from the state as it is now.
     uint64_t t_accept = kNever;
-    if (pending && queued_ < crq_cap_) {
-      t_accept = std::max({pending->cycle, last_accept, now});
+    if (next.kind == Kind::kRequest && queued_ < crq_cap_) {
+      t_accept = std::max({next.request.cycle, last_accept, now});
       t_accept = port_.Earliest(t_accept);
     }
+    const uint64_t t_ask = next.kind == Kind::kWait && next.wake != SourceReply::kNoWake
+                               ? std::max(next.wake, now)
+                               : kNever;
     uint64_t t_serve = kNever;
     uint32_t serve_die = 0;
     if (active_queued_ != 0) {
@@ -354,23 +380,29 @@ void BbcModel::Run(const Source& source, const Sink& sink) {
         t_promote = std::max({cond, next_sensed_at_, io_busy_max_});
       }
     }
-    const uint64_t t = std::min({t_accept, t_serve, t_read, t_promote});
+    const uint64_t t = std::min({t_accept, t_ask, t_serve, t_read, t_promote});
     if (t == kNever) break;
     now = t;
-    // At one cycle: serve first (frees the queue), then sequence the NAND, then accept.
+    // At one cycle: serve first (frees the queue), then sequence the NAND, then accept (or ask
+    // a waiting source again).
     if (t_serve == t) {
-      Serve(serve_die, now, sink);
+      Serve(serve_die, now, deliver);
     } else if (t_promote == t) {
       Promote(now);
     } else if (t_read == t) {
       IssueRead(*Pick(now), now);
+    } else if (t_ask == t) {
+      next = ask();
     } else {
       last_accept = now;
-      Accept(*pending, now, sink);
-      pending = source();
+      Accept(next.request, now, deliver);
+      next = ask();
     }
   }
-  if (pending) throw std::logic_error("bbc: a request was left unaccepted");
+  if (next.kind == Kind::kRequest) throw std::logic_error("bbc: a request was left unaccepted");
+  if (next.kind == Kind::kWait) {
+    throw std::logic_error("bbc: the source waits for a response, but nothing is in flight");
+  }
 }
 
 }  // namespace flint::model

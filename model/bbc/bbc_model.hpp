@@ -72,6 +72,18 @@ struct BbcResponse {
   bool refetch = false;        // served from a burst fetched again after a release
 };
 
+// What a request source answers when an engine asks it at cycle `now`: the next request; or
+// nothing before cycle `wake` (kNoWake: nothing until a response), which a closed loop says when
+// its next request depends on responses still to come; or done. The engine asks again at `wake`
+// and after every event that delivered a response, and every response it delivers after asking
+// at `now` leaves after `now`. An open-loop source never waits.
+struct SourceReply {
+  static constexpr uint64_t kNoWake = UINT64_MAX;
+  enum class Kind : uint8_t { kRequest, kWait, kDone } kind = Kind::kDone;
+  BbcRequest request;       // kRequest
+  uint64_t wake = kNoWake;  // kWait
+};
+
 struct BbcStats {
   uint64_t requests = 0, responses = 0;
   uint64_t status_counts[5] = {0, 0, 0, 0, 0};  // by Status value
@@ -114,6 +126,10 @@ class BbcModel {
   // Runs the stream to the end: every request gets exactly one response, through `sink`, in the
   // order the model produces them (not sorted by cycle across dies).
   void Run(const Source& source, const Sink& sink);
+  // The same with a source that may wait for responses (SourceReply). Throws std::logic_error
+  // if the source still waits when nothing is left in flight (a closed loop that deadlocked).
+  using PolledSource = std::function<SourceReply(uint64_t now)>;
+  void Run(const PolledSource& source, const Sink& sink);
 
   const BbcStats& stats() const { return stats_; }
   // The bursts in the order they were sensed (first `limit` of them, for comparison with RTL).

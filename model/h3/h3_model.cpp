@@ -332,18 +332,59 @@ void H3Model::Serve(const ServeEntry& e, const Sink& sink) {
 // --- The event loop -------------------------------------------------------------------------
 
 void H3Model::Run(const Source& source, const Hints& hints, const Sink& sink) {
-  std::optional<BbcRequest> pending = source();
-  std::optional<H3Hint> hint = hints ? hints() : std::nullopt;
+  Run(PolledSource([&](uint64_t) {
+        SourceReply r;
+        if (auto q = source()) {
+          r.kind = SourceReply::Kind::kRequest;
+          r.request = *q;
+        }
+        return r;
+      }),
+      PolledHints([&](uint64_t) {
+        HintReply r;
+        if (auto h = hints ? hints() : std::nullopt) {
+          r.kind = HintReply::Kind::kHint;
+          r.hint = *h;
+        }
+        return r;
+      }),
+      sink);
+}
+
+void H3Model::Run(const PolledSource& source, const PolledHints& hints, const Sink& sink) {
+  using Kind = SourceReply::Kind;
+  using HintKind = HintReply::Kind;
+  constexpr uint64_t kNoWake = SourceReply::kNoWake;
   uint64_t last_hint = 0;
   uint64_t last_accept = stats_.load_cycles;
   uint64_t now = stats_.load_cycles;
+  bool answered = false;  // a response left since the source was last asked
+  const Sink deliver = [&](const BbcResponse& r) {
+    answered = true;
+    sink(r);
+  };
+  HintReply hint = hints ? hints(now) : HintReply{};
+  auto ask = [&]() {
+    answered = false;
+    SourceReply r = source(now);
+    // The workload moved on: a hint waiting for it may be due now.
+    if (hint.kind == HintKind::kWait && hint.wake == kNoWake) hint = hints(now);
+    return r;
+  };
+  SourceReply next = ask();
   for (;;) {
+    if (next.kind == Kind::kWait && answered) next = ask();  // a response may free an SM
     uint64_t t_accept = kNever;
-    if (pending && queued_ < crq_cap_) {
-      t_accept = std::max({pending->cycle, last_accept, now});
+    if (next.kind == Kind::kRequest && queued_ < crq_cap_) {
+      t_accept = std::max({next.request.cycle, last_accept, now});
       t_accept = port_.Earliest(t_accept);
     }
-    const uint64_t t_hint = hint ? std::max(hint->cycle, now) : kNever;
+    const uint64_t t_ask =
+        next.kind == Kind::kWait && next.wake != kNoWake ? std::max(next.wake, now) : kNever;
+    const uint64_t t_hint = hint.kind == HintKind::kHint ? std::max(hint.hint.cycle, now) : kNever;
+    const uint64_t t_hint_ask = hint.kind == HintKind::kWait && hint.wake != kNoWake
+                                    ? std::max(hint.wake, now)
+                                    : kNever;
     uint64_t t_serve = serve_q_.empty() ? kNever : std::max(serve_q_.top().at, now);
     // kStrictFifo: a line leaves SRAM when its link slot comes, so it can still be evicted.
     if (opt_.evict == H3Evict::kStrictFifo && t_serve != kNever) {
@@ -359,11 +400,12 @@ void H3Model::Run(const Source& source, const Hints& hints, const Sink& sink) {
       }
     }
     const uint64_t t_fetch = FetchTime(now);
-    const uint64_t t = std::min({t_accept, t_hint, t_serve, t_die, t_fetch});
+    const uint64_t t =
+        std::min({t_accept, t_ask, t_hint, t_hint_ask, t_serve, t_die, t_fetch});
     if (t == kNever) break;
     now = t;
     // At one cycle: serve (frees slots and the queue), sequence the NAND, start fetches, take
-    // hints, then accept.
+    // hints, then accept (or ask a waiting source again).
     if (t_serve == t) {
       const ServeEntry e = serve_q_.top();
       serve_q_.pop();
@@ -371,28 +413,35 @@ void H3Model::Run(const Source& source, const Hints& hints, const Sink& sink) {
         ++extra_.evicted_waiting;  // its slot was evicted first: fetch the burst again
         Park(e.q, now);
       } else {
-        Serve(e, sink);
+        Serve(e, deliver);
       }
     } else if (t_die == t) {
       DieEvent(die, now);
     } else if (t_fetch == t) {
       StartFetch(now);
     } else if (t_hint == t) {
-      if (hint->cycle < last_hint) {
-        throw std::invalid_argument("h3: hint for burst " + std::to_string(hint->burst) +
-                                    " at cycle " + std::to_string(hint->cycle) +
+      if (hint.hint.cycle < last_hint) {
+        throw std::invalid_argument("h3: hint for burst " + std::to_string(hint.hint.burst) +
+                                    " at cycle " + std::to_string(hint.hint.cycle) +
                                     " after one at cycle " + std::to_string(last_hint));
       }
-      last_hint = hint->cycle;
-      Hint(*hint);
-      hint = hints();
+      last_hint = hint.hint.cycle;
+      Hint(hint.hint);
+      hint = hints(now);
+    } else if (t_hint_ask == t) {
+      hint = hints(now);
+    } else if (t_ask == t) {
+      next = ask();
     } else {
       last_accept = now;
-      Accept(*pending, now, sink);
-      pending = source();
+      Accept(next.request, now, deliver);
+      next = ask();
     }
   }
-  if (pending) throw std::logic_error("h3: a request was left unaccepted");
+  if (next.kind == Kind::kRequest) throw std::logic_error("h3: a request was left unaccepted");
+  if (next.kind == Kind::kWait || hint.kind == HintKind::kWait) {
+    throw std::logic_error("h3: a source waits, but nothing is in flight");
+  }
   if (queued_ != 0) throw std::logic_error("h3: requests were left unanswered");
 }
 

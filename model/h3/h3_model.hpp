@@ -108,6 +108,19 @@ class H3Model {
   // Runs both streams to the end; `hints` may be empty (no prefetch: every fetch is on demand).
   // Throws std::invalid_argument if a hint's cycle is below the previous hint's.
   void Run(const Source& source, const Hints& hints, const Sink& sink);
+  // The same with sources that may wait (BbcModel::Run's PolledSource): requests as there; a
+  // hint source answers a hint, done, or kWait (no hint before `wake`, kNoWake: none until the
+  // request source has been asked again: a closed loop times the layer-ahead hints by the
+  // phases the workload has reached). Throws std::logic_error if either still waits when
+  // nothing is left in flight.
+  struct HintReply {
+    enum class Kind : uint8_t { kHint, kWait, kDone } kind = Kind::kDone;
+    H3Hint hint;                            // kHint
+    uint64_t wake = SourceReply::kNoWake;  // kWait
+  };
+  using PolledSource = std::function<SourceReply(uint64_t now)>;
+  using PolledHints = std::function<HintReply(uint64_t now)>;
+  void Run(const PolledSource& source, const PolledHints& hints, const Sink& sink);
 
   const BbcStats& stats() const { return stats_; }
   const H3Extra& extra() const { return extra_; }
