@@ -33,8 +33,27 @@ struct H3HintOptions {
 };
 
 // The hints for every step of `gen`'s run (its options: steps, batch, routing, stack), in cycle
-// order, from gen.Plan() and gen.Summarize(); does not advance the generator.
-std::vector<H3Hint> MakeH3Hints(const DecodeGenerator& gen, const H3HintOptions& options = {});
+// order, from gen.Plan() and gen.Summarize(); does not advance the generator. If `timed_by` is
+// given, it receives for each hint the phase (steps x phases in order) whose start times it.
+std::vector<H3Hint> MakeH3Hints(const DecodeGenerator& gen, const H3HintOptions& options = {},
+                                std::vector<uint64_t>* timed_by = nullptr);
+
+// Closed loop: the phases start when the responses let them, so a hint is given at the real
+// start of the phase that times it (gen.phase_starts()), plus `offset` (the engine's service
+// start), and waits while the workload has not reached that phase. An H3Model::PolledHints.
+class H3HintFeed {
+ public:
+  H3HintFeed(const DecodeGenerator& gen, const H3HintOptions& options, uint64_t offset = 0);
+  model::H3Model::HintReply Ask(uint64_t now);
+  size_t size() const { return hints_.size(); }
+
+ private:
+  const DecodeGenerator& gen_;
+  std::vector<H3Hint> hints_;
+  std::vector<uint64_t> timed_by_;
+  uint64_t offset_;
+  size_t next_ = 0;
+};
 
 // Writes `hints` in the text format, after `header` as '#' comment lines (if not empty).
 void WriteH3Hints(std::ostream& out, const std::vector<H3Hint>& hints,

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <stdexcept>
 
 #include "sim/workload_hash.hpp"
@@ -42,6 +43,8 @@ const char* PhaseKindName(PhaseKind k) {
 }
 
 const char* WorkOrderName(WorkOrder o) { return o == WorkOrder::kCta ? "cta" : "tiled"; }
+
+const char* WorkLoopName(WorkLoop l) { return l == WorkLoop::kClosed ? "closed" : "open"; }
 
 uint32_t KernelStage(const char* name) {
   static const char* const kStage[][4] = {
@@ -87,6 +90,16 @@ void ValidateDecodeOptions(const ModelShape& model, const Config& config, const 
   if (o.cta_lines < 1 || o.cta_lines > (1ULL << 30)) {
     bad("cta lines must be in 1..2^30, got " + std::to_string(o.cta_lines));
   }
+  if (o.loop == WorkLoop::kClosed && o.order != WorkOrder::kCta) {
+    bad("a closed loop needs the cta work order (an SM's slots are its thread blocks' lines)");
+  }
+  if (o.max_outstanding > (1ULL << 30)) {
+    bad("max outstanding must be in 1..2^30 (0 = cta lines), got " +
+        std::to_string(o.max_outstanding));
+  }
+  if (o.max_outstanding != 0 && o.loop != WorkLoop::kClosed) {
+    bad("max outstanding applies to a closed loop only");
+  }
   if (o.router && !model.IsMoe()) {
     bad("model " + model.name + " is dense: a routing file does not apply");
   }
@@ -124,6 +137,9 @@ DecodeGenerator::DecodeGenerator(const ModelShape& model, const Config& config,
   while ((1ULL << lpb_shift_) < layout_.lines_per_burst()) ++lpb_shift_;
   all_stacks_ = opt_.stack == kAllStacks;
   target_ = all_stacks_ ? 0 : static_cast<uint32_t>(opt_.stack);
+  if (opt_.loop == WorkLoop::kClosed) {
+    max_out_ = opt_.max_outstanding ? opt_.max_outstanding : opt_.cta_lines;
+  }
 }
 
 StepPlan DecodeGenerator::Plan(uint64_t step) const {
@@ -427,6 +443,7 @@ bool DecodeGenerator::StartPhase() {
   }
   const PhasePlan& ph = plan_->phases[phase_];
   items_ = &ph.items;
+  phase_starts_.push_back(start);
   if (opt_.order == WorkOrder::kCta) {
     kernels_ = Kernels(ph);
     kernel_ = 0;
@@ -529,49 +546,101 @@ uint64_t DecodeGenerator::CtaPhaseEnd(const PhasePlan& phase, uint64_t step,
 bool DecodeGenerator::StartKernelCta() {
   cta_sms_.assign(opt_.sms, CtaSm{});
   cta_heap_.resize(opt_.sms);
+  cta_pos_.resize(opt_.sms);
   for (uint32_t sm = 0; sm < opt_.sms; ++sm) {
     cta_sms_[sm].t_q16 = barrier_q16_;
+    cta_sms_[sm].key_q16 = barrier_q16_;
     cta_sms_[sm].iv_q16 = cta_rates_[sm];
-    cta_heap_[sm] = sm;
+    cta_heap_[sm] = sm;  // equal keys: ascending ids are a heap
+    cta_pos_[sm] = sm;
   }
-  std::make_heap(cta_heap_.begin(), cta_heap_.end(), CtaHeapLess{&cta_sms_});
   ctas_ = CtaQueue{&kernels_[kernel_], 0, 0};
   return true;
 }
 
-std::optional<TraceRequest> DecodeGenerator::NextCta() {
-  const CtaHeapLess later{&cta_sms_};
-  auto resift = [&]() {  // the top's time only grows: sift it down
-    const size_t n = cta_heap_.size();
-    const uint32_t x = cta_heap_[0];
-    size_t i = 0;
-    for (;;) {
-      size_t c = 2 * i + 1;
-      if (c >= n) break;
-      if (c + 1 < n && later(cta_heap_[c], cta_heap_[c + 1])) ++c;
-      if (!later(x, cta_heap_[c])) break;
-      cta_heap_[i] = cta_heap_[c];
-      i = c;
-    }
-    cta_heap_[i] = x;
-  };
+bool DecodeGenerator::Earlier(uint32_t a, uint32_t b) const {
+  const uint64_t ka = cta_sms_[a].key_q16, kb = cta_sms_[b].key_q16;
+  return ka < kb || (ka == kb && a < b);
+}
+
+void DecodeGenerator::HeapMove(size_t i) {
+  const uint32_t x = cta_heap_[i];
+  while (i > 0) {
+    const size_t p = (i - 1) / 2;
+    if (!Earlier(x, cta_heap_[p])) break;
+    cta_heap_[i] = cta_heap_[p];
+    cta_pos_[cta_heap_[i]] = i;
+    i = p;
+  }
+  const size_t n = cta_heap_.size();
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= n) break;
+    if (c + 1 < n && Earlier(cta_heap_[c + 1], cta_heap_[c])) ++c;
+    if (!Earlier(cta_heap_[c], x)) break;
+    cta_heap_[i] = cta_heap_[c];
+    cta_pos_[cta_heap_[i]] = i;
+    i = c;
+  }
+  cta_heap_[i] = x;
+  cta_pos_[x] = i;
+}
+
+void DecodeGenerator::HeapRemoveTop() {
+  cta_pos_[cta_heap_.front()] = SIZE_MAX;
+  const uint32_t last = cta_heap_.back();
+  cta_heap_.pop_back();
+  if (cta_heap_.empty()) return;
+  cta_heap_[0] = last;
+  HeapMove(0);
+}
+
+uint64_t DecodeGenerator::ReadyQ16(CtaSm& s) const {
+  auto later = std::greater<uint64_t>();  // frees is a min-heap
+  while (!s.frees.empty() && (s.frees.front() << 16) <= s.t_q16) {
+    std::pop_heap(s.frees.begin(), s.frees.end(), later);
+    s.frees.pop_back();
+  }
+  if (s.undelivered + s.frees.size() < max_out_) return s.t_q16;
+  if (!s.frees.empty()) return s.frees.front() << 16;  // the first slot to free
+  return UINT64_MAX;                                   // every slot waits for a response
+}
+
+void DecodeGenerator::Rekey(uint32_t sm) {
+  CtaSm& s = cta_sms_[sm];
+  s.key_q16 = max_out_ ? ReadyQ16(s) : s.t_q16;
+  if (cta_pos_[sm] != SIZE_MAX) HeapMove(cta_pos_[sm]);
+}
+
+DecodeGenerator::Reply DecodeGenerator::NextCta(uint64_t now) {
+  const bool closed = max_out_ != 0;
+  Reply wait;
+  wait.kind = Reply::Kind::kWait;
   for (;;) {
     while (cta_heap_.empty()) {
+      if (closed) {
+        if (outstanding_ != 0) return wait;  // the barrier: the kernel's data is not all in
+        barrier_q16_ = std::max(barrier_q16_, last_response_ << 16);
+      }
       if (started_ && plan_ && kernel_ + 1 < kernels_.size()) {
         ++kernel_;  // the barrier: every SM of the last kernel is free
         StartKernelCta();
         continue;
       }
       if (started_) phase_end_ = (barrier_q16_ + 0xffff) >> 16;
-      if (!StartPhase()) return std::nullopt;
+      if (!StartPhase()) return Reply{};
     }
     const uint32_t sm = cta_heap_.front();
     CtaSm& s = cta_sms_[sm];
+    // Closed loop: act only on what no later response can change (nothing before `now`).
+    if (closed && (s.key_q16 == UINT64_MAX || (s.key_q16 >> 16) > now)) {
+      wait.wake = s.key_q16 == UINT64_MAX ? kNoWake : s.key_q16 >> 16;
+      return wait;
+    }
     if (s.line == s.end) {  // free: the next thread block of the kernel, if any
       if (!ctas_.Take(opt_.cta_lines, &s.line, &s.end)) {
         barrier_q16_ = std::max(barrier_q16_, s.t_q16);
-        std::pop_heap(cta_heap_.begin(), cta_heap_.end(), later);
-        cta_heap_.pop_back();
+        HeapRemoveTop();
       }
       continue;
     }
@@ -583,20 +652,34 @@ std::optional<TraceRequest> DecodeGenerator::NextCta() {
         const uint64_t nl = std::min(s.end, next << lpb_shift_);
         s.t_q16 += (nl - s.line) * s.iv_q16;
         s.line = nl;
-        resift();
+        Rekey(sm);
         continue;
       }
     }
-    const TraceRequest r{s.t_q16 >> 16, sm, Address(s.line)};
+    s.t_q16 = s.key_q16;  // closed loop: the later of its pace and a free slot
+    Reply r;
+    r.kind = Reply::Kind::kRequest;
+    r.request = TraceRequest{s.t_q16 >> 16, sm, Address(s.line)};
     ++s.line;
     s.t_q16 += s.iv_q16;
-    resift();
+    if (closed) {
+      ++s.undelivered;
+      ++outstanding_;
+    }
+    Rekey(sm);
     return r;
   }
 }
 
 std::optional<TraceRequest> DecodeGenerator::Next() {
-  if (opt_.order == WorkOrder::kCta) return NextCta();
+  if (max_out_ != 0) {
+    throw std::logic_error("decode generator: a closed loop is driven with Poll and Respond");
+  }
+  if (opt_.order == WorkOrder::kCta) {
+    const Reply r = NextCta(kNoWake);
+    if (r.kind == Reply::Kind::kDone) return std::nullopt;
+    return r.request;
+  }
   while (heap_.empty()) {
     if (!StartPhase()) return std::nullopt;
   }
@@ -611,6 +694,39 @@ std::optional<TraceRequest> DecodeGenerator::Next() {
   }
   if (!heap_.empty()) SiftDown(0);
   return r;
+}
+
+DecodeGenerator::Reply DecodeGenerator::Poll(uint64_t now) {
+  if (max_out_ == 0) {
+    Reply r;
+    if (auto q = Next()) {
+      r.kind = Reply::Kind::kRequest;
+      r.request = *q;
+    }
+    return r;
+  }
+  horizon_ = std::max(horizon_, now);
+  return NextCta(now);
+}
+
+void DecodeGenerator::Respond(uint32_t sm, uint64_t cycle) {
+  if (max_out_ == 0) return;
+  if (sm >= cta_sms_.size() || cta_sms_[sm].undelivered == 0) {
+    throw std::logic_error("decode generator: a response for SM " + std::to_string(sm) +
+                           ", which has no request outstanding");
+  }
+  if (cycle <= horizon_) {
+    throw std::logic_error("decode generator: a response at cycle " + std::to_string(cycle) +
+                           " came after the engine asked at cycle " + std::to_string(horizon_) +
+                           " (a response must come after the cycle asked)");
+  }
+  CtaSm& s = cta_sms_[sm];
+  --s.undelivered;
+  --outstanding_;
+  last_response_ = std::max(last_response_, cycle);
+  s.frees.push_back(cycle);
+  std::push_heap(s.frees.begin(), s.frees.end(), std::greater<uint64_t>());
+  Rekey(sm);
 }
 
 uint64_t DecodeGenerator::Run(const std::function<void(const TraceRequest&)>& sink) {

@@ -32,6 +32,16 @@ inline constexpr int64_t kAllStacks = -1;
 enum class WorkOrder : uint8_t { kTiled, kCta };
 const char* WorkOrderName(WorkOrder o);
 
+// Whether the SMs wait for data (docs/workloads.md "Closed loop").
+//   kOpen:   every SM issues at its own fixed pace and never waits: cycles are intent, and the
+//            stream is the same whatever serves it.
+//   kClosed: kCta only. An SM holds at most max_outstanding lines in flight; its next line issues
+//            at the later of its pace and the cycle a response frees one of its slots; a kernel
+//            ends when the last response of its lines has arrived. The stream depends on the
+//            engine: it is driven with Poll() and Respond() instead of Next().
+enum class WorkLoop : uint8_t { kOpen, kClosed };
+const char* WorkLoopName(WorkLoop l);
+
 struct DecodeOptions {
   uint32_t batch = 1;  // sequences decoded together
   uint64_t steps = 1;  // decode steps; each produces one token per sequence
@@ -51,6 +61,10 @@ struct DecodeOptions {
   uint64_t layer_gap_cycles = 0;  // idle cycles between the end of a layer and the next
   WorkOrder order = WorkOrder::kTiled;
   uint64_t cta_lines = 64;  // kCta: lines one thread block reads (the SM's lines in flight)
+  WorkLoop loop = WorkLoop::kOpen;
+  // kClosed: lines of the emitted stack one SM may have outstanding; 0 = cta_lines (one thread
+  // block's lines in flight).
+  uint64_t max_outstanding = 0;
 };
 
 // kCta: the kernel (dependency stage) a tensor belongs to inside its phase, by its role:
@@ -129,14 +143,39 @@ class DecodeGenerator {
   // Per-step, per-phase counts and intent times for steps 0..steps-1, without emitting.
   std::vector<StepSummary> Summarize() const;
 
-  // The next request in cycle order (ties by SM id), or nullopt after the last step.
+  // The next request in cycle order (ties by SM id), or nullopt after the last step. Open loop
+  // only (throws std::logic_error in closed loop: use Poll).
   std::optional<TraceRequest> Next();
+
+  // What the generator says when asked at cycle `now` (the engine's clock, in the generator's
+  // cycles): the next request, or nothing before cycle `wake` (kNoWake: nothing until a
+  // response), or done. Open loop: Next()'s requests, whatever `now` is. Closed loop: a request
+  // only once its cycle is <= now, so every response that could move it has been delivered;
+  // the caller must deliver, through Respond(), every response of cycle <= now before asking
+  // at `now`.
+  static constexpr uint64_t kNoWake = UINT64_MAX;
+  struct Reply {
+    enum class Kind : uint8_t { kRequest, kWait, kDone } kind = Kind::kDone;
+    TraceRequest request;    // kRequest
+    uint64_t wake = kNoWake;  // kWait
+  };
+  Reply Poll(uint64_t now);
+  // A response to one of `sm`'s requests, reaching the SM at `cycle`. Closed loop: frees one of
+  // its slots from `cycle` on; throws std::logic_error for an SM with nothing outstanding or a
+  // cycle not after the last `now` asked (the engine broke Poll's contract). Open loop:
+  // ignored.
+  void Respond(uint32_t sm, uint64_t cycle);
+  // Closed loop: the slot limit in use (max_outstanding, or cta_lines for 0); 0 in open loop.
+  uint64_t max_outstanding() const { return max_out_; }
   // Streams every remaining request into `sink`; returns how many.
   uint64_t Run(const std::function<void(const TraceRequest&)>& sink);
   // The step and phase of the request Next() returned last (phase 0 = embedding, 1 + l =
   // layer l, layers + 1 = LM head).
   uint64_t current_step() const { return step_; }
   uint64_t current_phase() const { return phase_; }
+  // The start cycle of every phase begun so far, steps x phases in order: Summarize's intent
+  // times in open loop, the real ones (moved by the responses) in closed loop.
+  const std::vector<uint64_t>& phase_starts() const { return phase_starts_; }
 
   // Trace address of model-logical line `line` (stack-local when one stack is emitted).
   uint64_t Address(uint64_t line) const;
@@ -181,12 +220,17 @@ class DecodeGenerator {
   uint64_t CtaPhaseEnd(const PhasePlan& phase, uint64_t step, uint64_t phase_index,
                        uint64_t start) const;
   bool StartKernelCta();
-  std::optional<TraceRequest> NextCta();
+  Reply NextCta(uint64_t now);  // open loop: now = kNoWake (never waits)
 
   struct CtaSm {
-    uint64_t t_q16 = 0;  // next line's issue time, or the free time when line == end
+    uint64_t t_q16 = 0;  // next line's issue time at the SM's pace, or its free time (line == end)
     uint64_t line = 0, end = 0;
     uint64_t iv_q16 = 0;
+    // Closed loop: requests whose response has not been delivered, and the cycles of delivered
+    // responses still ahead of t_q16 (a min-heap): together, the slots held at t_q16.
+    uint64_t undelivered = 0;
+    std::vector<uint64_t> frees;
+    uint64_t key_q16 = 0;  // its place in the SM heap: t_q16, or in closed loop when it can issue
   };
   struct CtaQueue {  // the kernel's CTAs still to dispatch
     const std::vector<WorkItem>* items = nullptr;
@@ -198,13 +242,26 @@ class DecodeGenerator {
     const std::vector<CtaSm>* sms;
     bool operator()(uint32_t a, uint32_t b) const;  // true if a is later than b
   };
+  // The running kernel's SMs by key_q16 (ties: lowest SM id): a binary min-heap that knows
+  // where each SM sits, so a response can move an SM up.
+  bool Earlier(uint32_t a, uint32_t b) const;
+  void HeapMove(size_t i);  // restores the heap around position i
+  void HeapRemoveTop();
+  void Rekey(uint32_t sm);  // recomputes key_q16 and moves the SM in the heap
+  uint64_t ReadyQ16(CtaSm& s) const;  // closed loop: when the SM has a slot (kNever: unknown)
   std::vector<std::vector<WorkItem>> kernels_;
   size_t kernel_ = 0;
   uint64_t barrier_q16_ = 0;  // the latest free time of the running kernel's SMs
   CtaQueue ctas_;
   std::vector<CtaSm> cta_sms_;
   std::vector<uint32_t> cta_heap_;
+  std::vector<size_t> cta_pos_;  // per SM, its index in cta_heap_ (SIZE_MAX: not in it)
   std::vector<uint64_t> cta_rates_;
+  // Closed loop.
+  uint64_t max_out_ = 0;
+  uint64_t outstanding_ = 0;        // requests of the running kernel without a response yet
+  uint64_t last_response_ = 0;      // the latest response cycle of the running kernel
+  uint64_t horizon_ = 0;            // the latest `now` asked
 
   const ModelShape* model_;
   Config config_;
@@ -226,6 +283,7 @@ class DecodeGenerator {
   uint64_t phase_ = 0;
   uint64_t phase_end_ = 0;
   bool started_ = false;
+  std::vector<uint64_t> phase_starts_;
   std::vector<Cursor> cursors_;
   std::vector<HeapEntry> heap_;
 };
