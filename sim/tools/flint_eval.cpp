@@ -6,8 +6,13 @@
 //
 //   flint-eval --model NAME [--config paper] [--batch 1] [--tokens 1] [--seed 1] [--skew 0.5]
 //              [--stacks 8] [--stack 0] [--order tiled|cta] [--cta-lines N] [--tile-lines K]
-//              [--sms N] [--jitter J] [--crq N] [--hold C] [--age-cap C]
+//              [--sms N] [--jitter J] [--loop open|closed] [--max-outstanding K]
+//              [--crq N] [--hold C] [--age-cap C]
 //              [--engines flint,fcfs,h3,h3-oracle,...] [--check-data]
+//
+// --loop closed (with --order cta): each engine runs its own stream, the SMs waiting for its
+// responses (docs/workloads.md "Closed loop"); H3's layer-ahead hints are then given when the
+// workload reaches the phase that times them.
 //
 // The H3 engines (docs/h3.md "Variants"): h3 is the paper's H3 (2 slots, strict FIFO after the
 // minimum residency, the 5000-cycle residency read at the GPU's 2.5 GHz, layer-ahead compiler
@@ -29,6 +34,7 @@
 #include "flint_config.hpp"
 #include "model/bbc/bbc_model.hpp"
 #include "model/h3/h3_model.hpp"
+#include "sim/engine_feed.hpp"
 #include "sim/h3_hints.hpp"
 #include "sim/workload_gen.hpp"
 #include "sim/workload_model.hpp"
@@ -41,12 +47,20 @@ const char* const kUsage =
     "usage: flint-eval --model NAME [--config small|medium|paper] [--batch B]\n"
     "                  [--tokens T] [--seed S] [--skew s] [--stacks N] [--stack K]\n"
     "                  [--order tiled|cta] [--cta-lines N] [--tile-lines K] [--sms N]\n"
-    "                  [--jitter J] [--crq N] [--hold C] [--age-cap C]\n"
+    "                  [--jitter J] [--loop open|closed] [--max-outstanding K]\n"
+    "                  [--crq N] [--hold C] [--age-cap C]\n"
     "                  [--t-read-ns N] [--lanes N] [--engines LIST] [--check-data] [--help]\n"
     "One decode workload through FLINT and H3 on the same stream; one JSON line per engine.\n"
     "  --order tiled|cta  GPU work order: tiled (per-SM tiles, the old order, default) or cta\n"
     "                     (kernels at data dependencies, CTAs of --cta-lines lines (64) to the\n"
     "                     SM that frees first); docs/workloads.md\n"
+    "  --loop open|closed open (default): SMs issue at a fixed pace and never wait; closed\n"
+    "                     (--order cta only): an SM holds at most --max-outstanding lines in\n"
+    "                     flight and issues the next when a response frees a slot, and a\n"
+    "                     kernel ends when its last response is in; each engine gets its own\n"
+    "                     stream\n"
+    "  --max-outstanding K  closed loop: lines of the simulated stack one SM may have in\n"
+    "                     flight (default --cta-lines: one thread block's)\n"
     "  --t-read-ns N      tR in ns instead of the config's (a what-if: docs/evaluation.md)\n"
     "  --lanes N          D2D lanes of one line a cycle instead of the config's (the die I/O,\n"
     "                     drain time and burst period follow, as scripts/gen_config.py derives)\n"
@@ -119,6 +133,20 @@ int main(int argc, char** argv) {
         } else {
           throw std::invalid_argument("--order takes tiled or cta, not '" + v + "'");
         }
+      } else if (a == "--loop") {
+        const std::string v = value();
+        if (v == "open") {
+          dopt.loop = flint::sim::WorkLoop::kOpen;
+        } else if (v == "closed") {
+          dopt.loop = flint::sim::WorkLoop::kClosed;
+        } else {
+          throw std::invalid_argument("--loop takes open or closed, not '" + v + "'");
+        }
+      } else if (a == "--max-outstanding") {
+        dopt.max_outstanding = Count(a, value());
+        if (dopt.max_outstanding == 0) {
+          throw std::invalid_argument("--max-outstanding must be >= 1 (lines in flight per SM)");
+        }
       } else if (a == "--t-read-ns") {
         t_read_ns = Count(a, value());
       } else if (a == "--lanes") {
@@ -171,6 +199,12 @@ int main(int argc, char** argv) {
     return Usage(e.what());
   }
   if (model_name.empty()) return Usage("--model NAME is required");
+  if (dopt.max_outstanding != 0 && dopt.loop != flint::sim::WorkLoop::kClosed) {
+    return Usage("--max-outstanding applies to --loop closed");
+  }
+  if (dopt.loop == flint::sim::WorkLoop::kClosed && dopt.order != flint::sim::WorkOrder::kCta) {
+    return Usage("--loop closed needs --order cta");
+  }
   const flint::Config* base_cfg = flint::FindConfig(config_name);
   if (base_cfg == nullptr) return Usage("no config named '" + config_name + "'");
   flint::Config what_if = *base_cfg;
@@ -202,8 +236,8 @@ int main(int argc, char** argv) {
                 "\"seed\": %llu, \"skew\": %g, \"stacks\": %u, \"stack\": %lld, "
                 "\"tile_lines\": %llu, \"jitter\": %g, \"loaded_bursts\": %llu, "
                 "\"check_data\": %s, \"order\": \"%s\", \"cta_lines\": %llu, \"sms\": %u, "
-                "\"t_read_cycles\": %llu, \"lanes\": %llu, "
-                "\"results\": [\n",
+                "\"t_read_cycles\": %llu, \"lanes\": %llu, \"loop\": \"%s\", "
+                "\"max_outstanding\": %llu, \"results\": [\n",
                 model_name.c_str(), cfg->name.data(), dopt.batch,
                 static_cast<unsigned long long>(dopt.steps),
                 static_cast<unsigned long long>(dopt.seed), dopt.skew, dopt.stacks,
@@ -213,20 +247,18 @@ int main(int argc, char** argv) {
                 check_data ? "true" : "false", flint::sim::WorkOrderName(dopt.order),
                 static_cast<unsigned long long>(dopt.cta_lines), dopt.sms,
                 static_cast<unsigned long long>(cfg->t_read_cycles),
-                static_cast<unsigned long long>(cfg->lanes));
+                static_cast<unsigned long long>(cfg->lanes), flint::sim::WorkLoopName(dopt.loop),
+                static_cast<unsigned long long>(probe.max_outstanding()));
     bool first = true;
     for (const std::string& engine : list) {
       flint::sim::DecodeGenerator gen(*shape, *cfg, dopt);
-      uint64_t id = 0;
       // The generator's cycles count from the start of service, the end of the model load;
       // the models' clock starts at power-up, so requests and hints move by the load time.
       uint64_t service_start = 0;
-      auto source = [&]() -> std::optional<flint::model::BbcRequest> {
-        const auto r = gen.Next();
-        if (!r) return std::nullopt;
-        return flint::model::BbcRequest{id++, service_start + r->cycle, r->sm, r->address};
-      };
-      auto sink = [](const flint::model::BbcResponse&) {};
+      flint::sim::EngineFeed feed(gen);
+      auto source = [&](uint64_t now) { return feed.Ask(now); };
+      auto sink = [&](const flint::model::BbcResponse& r) { feed.Deliver(r); };
+      const bool closed = dopt.loop == flint::sim::WorkLoop::kClosed;
       const auto t0 = std::chrono::steady_clock::now();
       std::string line;
       if (engine == "flint" || engine == "fcfs") {
@@ -241,7 +273,8 @@ int main(int argc, char** argv) {
         o.age_cap_cycles = age_cap;
         flint::model::BbcModel bbc(*cfg, o);
         service_start = bbc.Load();
-        bbc.Run(source, sink);
+        feed.set_service_start(service_start);
+        bbc.Run(flint::model::BbcModel::PolledSource(source), sink);
         const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         // The scheduler slots the RTL would need never to refuse a request (docs/bbc.md).
         line = Json(engine, *cfg, bbc.stats(), wall,
@@ -270,13 +303,18 @@ int main(int argc, char** argv) {
         } else {
           throw std::invalid_argument("unknown engine '" + engine + "'");
         }
-        const std::vector<flint::model::H3Hint> hints = flint::sim::MakeH3Hints(gen, ho);
+        // Open loop: the hints at the workload's intent times. Closed loop: each at the real
+        // start of the phase that times it (H3HintFeed).
+        const std::vector<flint::model::H3Hint> hints =
+            closed ? std::vector<flint::model::H3Hint>{} : flint::sim::MakeH3Hints(gen, ho);
         size_t next = 0;
-        auto hint_source = [&]() -> std::optional<flint::model::H3Hint> {
-          if (next == hints.size()) return std::nullopt;
-          flint::model::H3Hint h = hints[next++];
-          h.cycle += service_start;
-          return h;
+        auto hint_source = [&](uint64_t) {
+          flint::model::H3Model::HintReply r;
+          if (next == hints.size()) return r;
+          r.kind = flint::model::H3Model::HintReply::Kind::kHint;
+          r.hint = hints[next++];
+          r.hint.cycle += service_start;
+          return r;
         };
         o.loaded_bursts = loaded;
         o.check_data = check_data;
@@ -284,10 +322,18 @@ int main(int argc, char** argv) {
         o.crq_entries = crq;
         flint::model::H3Model h3(*cfg, o);
         service_start = h3.Load();
-        h3.Run(source, hint_source, sink);
+        feed.set_service_start(service_start);
+        std::optional<flint::sim::H3HintFeed> closed_hints;
+        if (closed) {
+          closed_hints.emplace(gen, ho, service_start);
+          h3.Run(flint::model::H3Model::PolledSource(source),
+                 [&](uint64_t now) { return closed_hints->Ask(now); }, sink);
+        } else {
+          h3.Run(flint::model::H3Model::PolledSource(source), hint_source, sink);
+        }
         const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         std::ostringstream extra;
-        extra << ", \"hints\": " << hints.size() << ", \"hint_fetches\": " << h3.extra().hint_fetches
+        extra << ", \"hints\": " << (closed ? closed_hints->size() : hints.size()) << ", \"hint_fetches\": " << h3.extra().hint_fetches
               << ", \"demand_fetches\": " << h3.extra().demand_fetches
               << ", \"unused_evictions\": " << h3.extra().unused_evictions
               << ", \"evicted_waiting\": " << h3.extra().evicted_waiting

@@ -77,6 +77,36 @@ if p.returncode == 0:
            e["h3-legacy"]["min_residency_cycles"] == 80, e["h3-legacy"])
     expect("h3-lhb40 has 20 slots", e["h3-lhb40"]["slots"] == 20, e["h3-lhb40"])
 
+# --loop closed: each engine its own stream, every request answered once, the SMs held back by
+# the engines' latency (a longer run than open loop); K = 1 holds them most; the open loop is
+# recorded as such and keeps one stream for every engine.
+closed_runs = {}
+for loop, extra in [("open", []), ("closed", []), ("closed", ["--max-outstanding", "1"])]:
+    p = subprocess.run([EXE, "--model", "tiny-medium", "--config", "medium", "--batch", "2",
+                        "--order", "cta", "--jitter", "0", "--engines", "flint,h3,h3-oracle",
+                        "--check-data", "--loop", loop, *extra],
+                       capture_output=True, text=True, timeout=600)
+    tag = loop + "".join(extra)
+    expect(f"--loop {tag} runs", p.returncode == 0, p.stderr)
+    if p.returncode == 0:
+        closed_runs[tag] = json.loads(p.stdout)
+if len(closed_runs) == 3:
+    o, c, c1 = closed_runs["open"], closed_runs["closed"], closed_runs["closed--max-outstanding1"]
+    expect("loop recorded", o["loop"] == "open" and o["max_outstanding"] == 0 and
+           c["loop"] == "closed" and c["max_outstanding"] == 64 and c1["max_outstanding"] == 1,
+           (o["loop"], c["loop"], c1["max_outstanding"]))
+    for r in (o, c, c1):
+        for x in r["results"]:
+            expect(f"{r['loop']} {r['max_outstanding']} {x['engine']} answers all",
+                   x["responses"] == x["requests"] > 0 and x["errors"] == 0 and
+                   x["data_mismatches"] == 0, x)
+    eo, ec, ec1 = ({x["engine"]: x for x in r["results"]} for r in (o, c, c1))
+    expect("closed loop: the same lines", all(ec[e]["requests"] == eo[e]["requests"] for e in eo),
+           (eo, ec))
+    expect("closed loop: the SMs wait", all(ec1[e]["cycles"] > ec[e]["cycles"] >= eo[e]["cycles"]
+                                            for e in ("flint", "h3")),
+           [(e, eo[e]["cycles"], ec[e]["cycles"], ec1[e]["cycles"]) for e in eo])
+
 for args, text in [(["--config", "small"], "--model NAME is required"),
                    (["--model", "tiny-small", "--order", "zigzag"], "--order takes tiled or cta"),
                    (["--model", "nope"], "no model named"),
@@ -87,7 +117,14 @@ for args, text in [(["--config", "small"], "--model NAME is required"),
                    (["--model", "tiny-small", "--config", "small", "--jitter", "x"],
                     "--jitter takes a number"),
                    (["--model", "tiny-small", "--config", "small", "--jitter", "1.5"],
-                    "jitter must be in [0, 1)")]:
+                    "jitter must be in [0, 1)"),
+                   (["--model", "tiny-small", "--loop", "half"], "--loop takes open or closed"),
+                   (["--model", "tiny-small", "--order", "cta", "--loop", "closed",
+                     "--max-outstanding", "0"], "--max-outstanding must be >= 1"),
+                   (["--model", "tiny-small", "--order", "cta", "--max-outstanding", "8"],
+                    "--max-outstanding applies to --loop closed"),
+                   (["--model", "tiny-small", "--order", "tiled", "--loop", "closed"],
+                    "--loop closed needs --order cta")]:
     p = subprocess.run([EXE, *args], capture_output=True, text=True, timeout=120)
     expect(f"refuses {args}", p.returncode != 0 and text in p.stderr, p.stderr)
 
