@@ -8,7 +8,12 @@ and the FLINT / H3 useful-bandwidth ratio.
   scripts/evaluate.py --build build [--config paper] [--models all] [--batches 1]
                       [--engines flint,h3] [--order cta] [--jitter 0] [--tokens 1]
                       [--seeds 1] [--stacks 0] [--tile-lines K] [--crq N] [--sms N]
+                      [--loop open|closed] [--max-outstanding K] [--open-json J]
                       [--resume] [--out docs/results.md]
+
+--loop closed runs flint-eval's closed loop (the SMs wait for each engine's responses, at most
+K lines in flight per SM; docs/workloads.md "Closed loop") and adds a table against the
+open-loop runs of the same model, batch, seed and stack in --open-json (docs/results.json).
 
 Each (model, batch, seed, stack) is one run of flint-eval and one entry of the JSON; the tables
 give the mean over a cell's runs and, where there are several, their range (min-max).
@@ -54,6 +59,10 @@ def command(model, batch, args, seed=1, stack=0):
         cmd += ["--tile-lines", str(args.tile_lines)]
     if args.crq:
         cmd += ["--crq", str(args.crq)]
+    if args.loop != "open":  # open loop: the command (and so the kept runs) as before
+        cmd += ["--loop", args.loop]
+    if args.max_outstanding:
+        cmd += ["--max-outstanding", str(args.max_outstanding)]
     return cmd
 
 
@@ -123,6 +132,50 @@ def by_engine(r):
     return {e["engine"]: e for e in r["results"]}
 
 
+def open_against_closed(grouped, open_json, args):
+    """Table lines: each closed-loop run beside the open-loop run of the same model, batch, seed
+    and stack in open_json made with the same options (its command without the loop flags)."""
+    opened = {}
+    if open_json.exists():
+        for r in json.loads(open_json.read_text()):
+            opened[(r["model"], r["batch"], r.get("seed", 1), r.get("stack", 0))] = r
+    out = ["", f"## Closed against open loop ({open_json.name})", "",
+           "Per engine: useful and fetched GB/s and useful / fetched, open -> closed; the "
+           "FLINT / H3 useful-bandwidth ratio in each loop. '-' where the open-loop file has no "
+           "run of that point with the same options.", "",
+           "| model | batch | seed/stack | engine | useful GB/s | fetched GB/s | useful / fetched |",
+           "|---|---|---|---|---:|---:|---:|"]
+    ratios = []
+    for (model, batch), rs in grouped.items():
+        for r in rs:
+            k = (model, batch, r.get("seed", 1), r.get("stack", 0))
+            o = opened.get(k)
+            want = " ".join(command(model, batch, argparse.Namespace(
+                **{**vars(args), "loop": "open", "max_outstanding": 0}), *k[2:]))
+            if o is not None and o.get("command") != want:
+                o = None
+            c_e, o_e = by_engine(r), by_engine(o) if o else {}
+            for e in args.engines.split(","):
+                if e not in c_e:
+                    continue
+
+                def pair(field, fmt):
+                    before = fmt(o_e[e][field]) if e in o_e else "-"
+                    return f"{before} -> {fmt(c_e[e][field])}"
+                out.append(f"| {model} | {batch} | {k[2]}/{k[3]} | {e} | "
+                           f"{pair('useful_gbps', lambda v: f'{v:.0f}')} | "
+                           f"{pair('fetched_gbps', lambda v: f'{v:.0f}')} | "
+                           f"{pair('useful_fraction', lambda v: f'{100 * v:.1f} %')} |")
+
+            def ratio(e):
+                return (f"{e['flint']['useful_gbps'] / e['h3']['useful_gbps']:.2f}x"
+                        if "flint" in e and "h3" in e and e["h3"]["useful_gbps"] > 0 else "-")
+            ratios.append(f"| {model} | {batch} | {k[2]}/{k[3]} | {ratio(o_e)} | {ratio(c_e)} |")
+    out += ["", "| model | batch | seed/stack | FLINT / H3 open | FLINT / H3 closed |",
+            "|---|---|---|---:|---:|", *ratios]
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build", default="build")
@@ -138,6 +191,12 @@ def main():
     ap.add_argument("--sms", type=int, default=0, help="SMs (0: flint-eval's 148)")
     ap.add_argument("--tile-lines", type=int, default=0)
     ap.add_argument("--crq", type=int, default=0, help="cache request queue entries (0: config)")
+    ap.add_argument("--loop", default="open", choices=["open", "closed"],
+                    help="open: SMs at a fixed pace (default); closed: SMs wait for responses")
+    ap.add_argument("--max-outstanding", type=int, default=0,
+                    help="closed loop: lines in flight per SM (0: flint-eval's, --cta-lines)")
+    ap.add_argument("--open-json", default="docs/results.json",
+                    help="closed loop: the open-loop runs to compare with")
     ap.add_argument("--resume", action="store_true",
                     help="reuse runs already in the JSON instead of running them again")
     ap.add_argument("--out", default="docs/results.md")
@@ -146,6 +205,10 @@ def main():
                     "take GBs each, so mind the memory")
     ap.add_argument("--scheduler", help="a Dask scheduler's address: the cluster runs the jobs")
     args = ap.parse_args()
+    if args.max_outstanding < 0 or (args.max_outstanding and args.loop != "closed"):
+        ap.error("--max-outstanding takes K >= 1 and applies to --loop closed")
+    if args.loop == "closed" and args.order != "cta":
+        ap.error("--loop closed needs --order cta")
     exe = pathlib.Path(args.build) / "sim" / "flint-eval"
     if not exe.exists():
         sys.exit(f"evaluate: {exe} not built (make build)")
@@ -193,12 +256,18 @@ def main():
     made = f"{', '.join(commits)} ({dates[0]}{' to ' + dates[-1] if len(dates) > 1 else ''})"
     work = (f"GPU work order `{args.order}`"
             + (f" ({args.sms} SMs)" if args.sms else " (148 SMs)")
-            + f", SM rate spread {args.jitter:g}, {args.tokens} decode step(s) a run")
+            + f", SM rate spread {args.jitter:g}, {args.tokens} decode step(s) a run"
+            + (", closed loop (each SM waits for its responses, at most "
+               f"{args.max_outstanding or 'a thread block of'} lines in flight)"
+               if args.loop == "closed" else ""))
+    loop_flags = (f" --loop {args.loop}" if args.loop != "open" else "") + (
+        f" --max-outstanding {args.max_outstanding}" if args.max_outstanding else "")
     lines = [
         "# FLINT against H3 on decode steps (paper section 6.1, Fig. 9)", "",
         f"Generated by `scripts/evaluate.py --config {args.config}"
         f"{' --crq ' + str(args.crq) if args.crq else ''} --engines {args.engines} "
-        f"--order {args.order} --jitter {args.jitter:g} --tokens {args.tokens}` over the "
+        f"--order {args.order} --jitter {args.jitter:g} --tokens {args.tokens}{loop_flags}` "
+        "over the "
         f"models, batches, seeds and stacks below (raw figures and each run's command: "
         f"`{out_json.name}`); runs made at commit {made}. "
         f"Cache request queue: {queue} entries. {work}; skew 0.5; golden models, timing only. "
@@ -241,6 +310,8 @@ def main():
         lines.append(f"| {model} | {batch} | {reqs:.1f} | "
                      f"{spread(ratios, lambda v: f'{v:.2f}x')} | "
                      f"{spread(raw, lambda v: f'{v:.2f}x')} | {secs:.0f} |")
+    if args.loop == "closed":
+        lines += open_against_closed(grouped, pathlib.Path(args.open_json), args)
     lines += ["", "## The paper, for comparison", "",
               f"- FLINT consumes {PAPER['flint_useful_fraction']} of what it fetches.",
               f"- H3 re-fetches {PAPER['h3_refetch_share_moe']} of its traffic on the MoE models.",

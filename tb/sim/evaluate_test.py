@@ -68,6 +68,33 @@ with tempfile.TemporaryDirectory() as tmp:
            and "--crq 64" in runs[("tiny-small", 1)]["command"] and "dropping" in p.stderr,
            (runs.keys(), p.stderr))
 
+    # --loop closed: the flag reaches flint-eval and the table sets each closed-loop run beside
+    # the open-loop run of the same point from --open-json; the open-loop commands are unchanged.
+    open_out = pathlib.Path(tmp) / "open.md"
+    p, opened = evaluate(open_out, "--models", "tiny-small", "--batches", "1", "--engines",
+                         "flint,h3")
+    expect("open loop", p.returncode == 0 and "--loop" not in opened[("tiny-small", 1)]["command"],
+           (p.stderr, opened))
+    closed_out = pathlib.Path(tmp) / "closed.md"
+    p, closed = evaluate(closed_out, "--models", "tiny-small", "--batches", "1", "--engines",
+                         "flint,h3", "--loop", "closed", "--max-outstanding", "4",
+                         "--open-json", str(open_out.with_suffix(".json")))
+    expect("closed loop", p.returncode == 0, p.stderr)
+    if p.returncode == 0:
+        r = closed[("tiny-small", 1)]
+        expect("closed loop command", r["command"].endswith("--loop closed --max-outstanding 4")
+               and r["loop"] == "closed" and r["max_outstanding"] == 4, r)
+        table = closed_out.read_text()
+        o_e = {x["engine"]: x for x in opened[("tiny-small", 1)]["results"]}
+        c_e = {x["engine"]: x for x in r["results"]}
+        row = (f"| tiny-small | 1 | 1/0 | flint | {o_e['flint']['useful_gbps']:.0f} -> "
+               f"{c_e['flint']['useful_gbps']:.0f} |")
+        expect("closed against open", "## Closed against open loop" in table and row in table,
+               table)
+    p, _ = evaluate(closed_out, "--models", "tiny-small", "--max-outstanding", "4")
+    expect("--max-outstanding without --loop closed", p.returncode != 0 and
+           "--max-outstanding" in p.stderr, p.stderr)
+
     try:
         import matplotlib  # noqa: F401
         have_plots = True
