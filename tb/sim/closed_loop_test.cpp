@@ -129,7 +129,8 @@ std::vector<std::tuple<uint64_t, uint64_t, uint32_t>> Kernels(const DecodeGenera
   for (const Issued& i : run) {
     auto [it, fresh] = stage_of.try_emplace({i.step, i.phase});
     if (fresh) {
-      for (const auto& w : gen.Plan(i.step).phases.at(i.phase).items) {
+      const flint::sim::StepPlan plan = gen.Plan(i.step);
+      for (const auto& w : plan.phases.at(i.phase).items) {
         it->second[w.first_line] = KernelStage(gen.layout().tensors()[w.tensor].name);
       }
     }
