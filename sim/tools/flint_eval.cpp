@@ -333,7 +333,8 @@ int main(int argc, char** argv) {
         }
         const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         std::ostringstream extra;
-        extra << ", \"hints\": " << (closed ? closed_hints->size() : hints.size()) << ", \"hint_fetches\": " << h3.extra().hint_fetches
+        extra << ", \"hints\": " << (closed ? closed_hints->size() : hints.size())
+              << ", \"hint_fetches\": " << h3.extra().hint_fetches
               << ", \"demand_fetches\": " << h3.extra().demand_fetches
               << ", \"unused_evictions\": " << h3.extra().unused_evictions
               << ", \"evicted_waiting\": " << h3.extra().evicted_waiting
