@@ -156,7 +156,7 @@ class DecodeGenerator {
   static constexpr uint64_t kNoWake = UINT64_MAX;
   struct Reply {
     enum class Kind : uint8_t { kRequest, kWait, kDone } kind = Kind::kDone;
-    TraceRequest request;    // kRequest
+    TraceRequest request;     // kRequest
     uint64_t wake = kNoWake;  // kWait
   };
   Reply Poll(uint64_t now);
@@ -248,7 +248,9 @@ class DecodeGenerator {
   void HeapMove(size_t i);  // restores the heap around position i
   void HeapRemoveTop();
   void Rekey(uint32_t sm);  // recomputes key_q16 and moves the SM in the heap
-  uint64_t ReadyQ16(CtaSm& s) const;  // closed loop: when the SM has a slot (kNever: unknown)
+  // Closed loop: when the SM has a slot (UINT64_MAX: not before a response); drops the frees
+  // its pace has passed.
+  uint64_t ReadyQ16(CtaSm& s) const;
   std::vector<std::vector<WorkItem>> kernels_;
   size_t kernel_ = 0;
   uint64_t barrier_q16_ = 0;  // the latest free time of the running kernel's SMs
