@@ -46,7 +46,10 @@ BbcModel::BbcModel(const Config& cfg, const BbcOptions& options) : cfg_(cfg), op
   for (uint32_t p = 0; p < cfg_.planes; ++p) all_planes_.push_back(p);
   active_q_.resize(cfg_.dies);
   cache_ready_.assign(cfg_.dies, 0);
-  serve_at_.assign(cfg_.dies, kNever);
+  while (serve_leaves_ < cfg_.dies) serve_leaves_ *= 2;
+  serve_at_.assign(serve_leaves_, kNever);  // the padding dies never serve
+  serve_min_.assign(serve_leaves_, 0);
+  RebuildServeMin();
   ever_fetched_.assign(loaded_, 0);
   line_buf_.resize(cfg_.cl_image_bytes);
 }
@@ -89,7 +92,7 @@ void BbcModel::Enqueue(uint64_t burst, const Queued& q) {
     active_q_[d].push_back(q);
     ++active_queued_;
     active_last_arrival_ = std::max(active_last_arrival_, q.accept);
-    if (active_q_[d].size() == 1) serve_at_[d] = ServeTime(d);
+    if (active_q_[d].size() == 1) SetServeAt(d, ServeTime(d));
     return;
   }
   Waiting& w = waiting_[burst];
@@ -206,6 +209,7 @@ void BbcModel::Promote(uint64_t now) {
   next_refetch_ = pick_refetch;
   NoteNext();
   for (uint32_t d = 0; d < cfg_.dies; ++d) serve_at_[d] = ServeTime(d);
+  RebuildServeMin();
 }
 
 void BbcModel::NoteNext() {
@@ -216,6 +220,27 @@ void BbcModel::NoteNext() {
 }
 
 // --- Serving --------------------------------------------------------------------------------
+
+// The die under child `c` of a node with the smaller (serve_at_, die): a leaf c >= serve_leaves_
+// is die c - serve_leaves_.
+uint32_t BbcModel::ServeMinChild(uint32_t c) const {
+  return c >= serve_leaves_ ? c - serve_leaves_ : serve_min_[c];
+}
+
+void BbcModel::SetServeAt(uint32_t d, uint64_t t) {
+  serve_at_[d] = t;
+  for (uint32_t i = (serve_leaves_ + d) / 2; i >= 1; i /= 2) {
+    const uint32_t l = ServeMinChild(2 * i), r = ServeMinChild(2 * i + 1);
+    serve_min_[i] = serve_at_[r] < serve_at_[l] ? r : l;  // ties: the lower die, as a scan
+  }
+}
+
+void BbcModel::RebuildServeMin() {
+  for (uint32_t i = serve_leaves_ - 1; i >= 1; --i) {
+    const uint32_t l = ServeMinChild(2 * i), r = ServeMinChild(2 * i + 1);
+    serve_min_[i] = serve_at_[r] < serve_at_[l] ? r : l;
+  }
+}
 
 uint64_t BbcModel::ServeTime(uint32_t d) const {
   if (active_q_[d].empty()) return kNever;
@@ -233,7 +258,7 @@ void BbcModel::Serve(uint32_t d, uint64_t now, const Sink& sink) {
   uint8_t* out = opt_.check_data ? line_buf_.data() : nullptr;
   const uint64_t io_end =
       dies_[d].DataOut(plane, offset, static_cast<uint32_t>(cfg_.cl_image_bytes), now, out);
-  serve_at_[d] = ServeTime(d);  // the next line of this die, once this data-out frees its I/O
+  SetServeAt(d, ServeTime(d));  // the next line of this die, once this data-out frees its I/O
   io_busy_max_ = std::max(io_busy_max_, io_end);
   BbcResponse r;
   r.id = q.id;
@@ -324,13 +349,9 @@ void BbcModel::Run(const Source& source, const Sink& sink) {
     uint64_t t_serve = kNever;
     uint32_t serve_die = 0;
     if (active_queued_ != 0) {
-      for (uint32_t d = 0; d < cfg_.dies; ++d) {
-        const uint64_t t = serve_at_[d];
-        if (t < t_serve) {
-          t_serve = t;
-          serve_die = d;
-        }
-      }
+      // The first die with the earliest serve time (serve_min_'s root).
+      serve_die = serve_min_[1];
+      t_serve = serve_at_[serve_die];
     }
     uint64_t t_read = kNever;
     if (!next_ && Pick(now)) {
