@@ -77,13 +77,47 @@ std::vector<PlaneBlock> BbcModel::Stripe(uint64_t burst, uint32_t* page) const {
 void BbcModel::Index(uint64_t burst, const Waiting& w) {
   by_age_.insert({w.oldest_seq, burst});
   if (opt_.policy != BbcPolicy::kFcfs) {
-    by_count_.insert({~uint64_t{w.reqs.size()}, w.oldest_seq, burst});
+    by_count_.insert({~w.indexed_count, w.oldest_seq, burst});
   }
 }
 
 void BbcModel::Unindex(uint64_t burst, const Waiting& w) {
   by_age_.erase({w.oldest_seq, burst});
-  by_count_.erase({~uint64_t{w.reqs.size()}, w.oldest_seq, burst});
+  by_count_.erase({~w.indexed_count, w.oldest_seq, burst});
+}
+
+// by_count_ as if every request had moved its burst's node at once (the order Pick reads).
+void BbcModel::FreshenCounts() {
+  for (const uint64_t burst : stale_) {
+    const auto it = waiting_.find(burst);
+    if (it == waiting_.end() || !it->second.stale) continue;  // activated since, or listed twice
+    Waiting& w = it->second;
+    auto node = by_count_.extract({~w.indexed_count, w.oldest_seq, burst});
+    w.indexed_count = w.reqs.size();
+    std::get<0>(node.value()) = ~w.indexed_count;
+    by_count_.insert(std::move(node));
+    w.stale = false;
+  }
+  stale_.clear();
+}
+
+BbcModel::Waiting& BbcModel::WaitingOf(uint64_t burst) {
+  if (last_waiting_ != nullptr && last_waiting_burst_ == burst) return *last_waiting_;
+  const auto [it, inserted] = waiting_.try_emplace(burst);
+  if (inserted && !spare_reqs_.empty()) {
+    it->second.reqs = std::move(spare_reqs_.back());
+    spare_reqs_.pop_back();
+  }
+  last_waiting_burst_ = burst;
+  last_waiting_ = &it->second;
+  return it->second;
+}
+
+void BbcModel::EraseWaiting(std::unordered_map<uint64_t, Waiting>::iterator it) {
+  if (last_waiting_ == &it->second) last_waiting_ = nullptr;
+  it->second.reqs.clear();
+  spare_reqs_.push_back(std::move(it->second.reqs));
+  waiting_.erase(it);
 }
 
 void BbcModel::Enqueue(uint64_t burst, const Queued& q) {
@@ -95,27 +129,28 @@ void BbcModel::Enqueue(uint64_t burst, const Queued& q) {
     if (active_q_[d].size() == 1) SetServeAt(d, ServeTime(d));
     return;
   }
-  Waiting& w = waiting_[burst];
+  Waiting& w = WaitingOf(burst);
   if (w.reqs.empty()) {
     w.oldest_seq = q.seq;
     w.oldest_accept = q.accept;
     if (next_ && *next_ == burst) next_oldest_accept_ = q.accept;
     w.reqs.push_back(q);
+    w.indexed_count = 1;
     Index(burst, w);
     return;
   }
-  // One more request: the age order is unchanged; the count order moves the burst's node (no
-  // allocation per request).
-  if (opt_.policy != BbcPolicy::kFcfs) {
-    auto node = by_count_.extract({~uint64_t{w.reqs.size()}, w.oldest_seq, burst});
-    std::get<0>(node.value()) = ~uint64_t{w.reqs.size() + 1};
-    by_count_.insert(std::move(node));
+  // One more request: the age order is unchanged; the count order is re-keyed before it is
+  // next read (FreshenCounts).
+  if (opt_.policy != BbcPolicy::kFcfs && !w.stale) {
+    w.stale = true;
+    stale_.push_back(burst);
   }
   w.reqs.push_back(q);
 }
 
 // The next burst to sense: not resident, with queued requests, by policy.
-std::optional<uint64_t> BbcModel::Pick(uint64_t now) const {
+std::optional<uint64_t> BbcModel::Pick(uint64_t now) {
+  if (!stale_.empty()) FreshenCounts();
   auto resident = [&](uint64_t b) { return (active_ && *active_ == b) || (next_ && *next_ == b); };
   for (const auto& [seq, b] : by_age_) {
     if (resident(b)) continue;
@@ -168,7 +203,7 @@ void BbcModel::Activate(uint64_t burst, bool refetch) {
     ++active_queued_;
     active_last_arrival_ = std::max(active_last_arrival_, q.accept);
   }
-  waiting_.erase(it);
+  EraseWaiting(it);
 }
 
 void BbcModel::Promote(uint64_t now) {

@@ -15,7 +15,6 @@
 // that was fetched and released before is a re-fetch.
 #pragma once
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <optional>
 #include <set>
@@ -133,11 +132,48 @@ class BbcModel {
   struct Waiting {  // requests of one non-active burst
     std::vector<Queued> reqs;
     uint64_t oldest_seq = 0, oldest_accept = 0;
+    // by_count_ holds this burst under ~indexed_count; `stale` (listed in stale_) when
+    // reqs.size() has grown since: re-keyed in FreshenCounts() before by_count_ is read, so a
+    // request costs no tree update.
+    uint64_t indexed_count = 0;
+    bool stale = false;
+  };
+  // A FIFO of one die's ACTIVE requests: a vector read from `head`, its storage kept from burst
+  // to burst (no allocation per request, as a std::deque has per block).
+  class DieQueue {
+   public:
+    bool empty() const { return head_ == v_.size(); }
+    size_t size() const { return v_.size() - head_; }
+    const Queued& front() const { return v_[head_]; }
+    void push_back(const Queued& q) { v_.push_back(q); }
+    void pop_front() {
+      if (++head_ == v_.size()) {
+        clear();
+      } else if (head_ >= 1024 && head_ * 2 >= v_.size()) {  // a queue that never drains
+        v_.erase(v_.begin(), v_.begin() + static_cast<std::ptrdiff_t>(head_));
+        head_ = 0;
+      }
+    }
+    void clear() {
+      v_.clear();
+      head_ = 0;
+    }
+    std::vector<Queued>::const_iterator begin() const {
+      return v_.begin() + static_cast<std::ptrdiff_t>(head_);
+    }
+    std::vector<Queued>::const_iterator end() const { return v_.end(); }
+
+   private:
+    std::vector<Queued> v_;
+    size_t head_ = 0;
   };
 
   void Accept(const BbcRequest& r, uint64_t at, const Sink& sink);
   void Enqueue(uint64_t burst, const Queued& q);
-  std::optional<uint64_t> Pick(uint64_t now) const;
+  std::optional<uint64_t> Pick(uint64_t now);  // freshens by_count_ first
+  void FreshenCounts();
+  Waiting& WaitingOf(uint64_t burst);  // creates an empty entry if there is none
+  void EraseWaiting(std::unordered_map<uint64_t, Waiting>::iterator it);
   void Unindex(uint64_t burst, const Waiting& w);
   void Index(uint64_t burst, const Waiting& w);
   void IssueRead(uint64_t burst, uint64_t now);
@@ -159,7 +195,13 @@ class BbcModel {
   std::unordered_map<uint64_t, Waiting> waiting_;  // bursts other than ACTIVE with requests
   std::set<std::pair<uint64_t, uint64_t>> by_age_;                   // (oldest seq, burst)
   std::set<std::tuple<uint64_t, uint64_t, uint64_t>> by_count_;     // (~count, oldest seq, burst)
-  std::vector<std::deque<Queued>> active_q_;                        // per die, ACTIVE's requests
+  std::vector<DieQueue> active_q_;                                  // per die, ACTIVE's requests
+  std::vector<uint64_t> stale_;           // bursts whose by_count_ key is behind (Waiting::stale)
+  std::vector<std::vector<Queued>> spare_reqs_;  // emptied Waiting::reqs, their storage reused
+  // The last burst WaitingOf() returned (unordered_map nodes do not move): a run of requests
+  // for one burst costs one hash lookup. Reset when its entry is erased.
+  uint64_t last_waiting_burst_ = 0;
+  Waiting* last_waiting_ = nullptr;
   uint64_t active_queued_ = 0;
 
   std::optional<uint64_t> active_, next_;
