@@ -76,18 +76,14 @@ void NandDie::Throw(NandErrorCode code, NandCmd cmd, int64_t plane, int64_t bloc
   throw NandError(code, die_index_, cmd, plane, block, page, now, what);
 }
 
-void NandDie::CheckTime(NandCmd cmd, uint64_t now) const {
-  if (now < last_cmd_cycle_) {
-    Throw(NandErrorCode::kTimeReversal, cmd, -1, -1, -1, now,
-          "issued before the previous command (cycle " + Str(last_cmd_cycle_) + ")");
-  }
+void NandDie::ThrowTimeReversal(NandCmd cmd, uint64_t now) const {
+  Throw(NandErrorCode::kTimeReversal, cmd, -1, -1, -1, now,
+        "issued before the previous command (cycle " + Str(last_cmd_cycle_) + ")");
 }
 
-void NandDie::CheckPlane(NandCmd cmd, uint32_t plane, uint64_t now) const {
-  if (plane >= cfg_.phys_planes) {
-    Throw(NandErrorCode::kOutOfRange, cmd, plane, -1, -1, now,
-          "plane outside 0.." + Str(cfg_.phys_planes - 1));
-  }
+void NandDie::ThrowPlaneRange(NandCmd cmd, uint32_t plane, uint64_t now) const {
+  Throw(NandErrorCode::kOutOfRange, cmd, plane, -1, -1, now,
+        "plane outside 0.." + Str(cfg_.phys_planes - 1));
 }
 
 void NandDie::CheckBlock(NandCmd cmd, uint32_t plane, uint32_t block, uint64_t now) const {
@@ -294,7 +290,11 @@ uint64_t NandDie::DataOut(uint32_t plane, uint32_t offset, uint32_t nbytes, uint
       }
     }
   }
-  io_busy_until_ = now + CeilDiv(nbytes, cfg_.die_io_bytes_per_cycle);
+  if (nbytes != out_nbytes_) {
+    out_nbytes_ = nbytes;
+    out_cycles_ = CeilDiv(nbytes, cfg_.die_io_bytes_per_cycle);
+  }
+  io_busy_until_ = now + out_cycles_;
   io_plane_ = plane;
   ++counters_.data_out_cmds;
   counters_.out_bytes += nbytes;

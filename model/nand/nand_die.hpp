@@ -153,8 +153,16 @@ class NandDie {
 
   [[noreturn]] void Throw(NandErrorCode code, NandCmd cmd, int64_t plane, int64_t block,
                           int64_t page, uint64_t now, const std::string& what) const;
-  void CheckTime(NandCmd cmd, uint64_t now) const;
-  void CheckPlane(NandCmd cmd, uint32_t plane, uint64_t now) const;
+  // The checks every command makes, inline (DataOut runs once a cache line); the throws, which
+  // build the message, are out of line.
+  void CheckTime(NandCmd cmd, uint64_t now) const {
+    if (now < last_cmd_cycle_) ThrowTimeReversal(cmd, now);
+  }
+  void CheckPlane(NandCmd cmd, uint32_t plane, uint64_t now) const {
+    if (plane >= cfg_.phys_planes) ThrowPlaneRange(cmd, plane, now);
+  }
+  [[noreturn]] void ThrowTimeReversal(NandCmd cmd, uint64_t now) const;
+  [[noreturn]] void ThrowPlaneRange(NandCmd cmd, uint32_t plane, uint64_t now) const;
   void CheckBlock(NandCmd cmd, uint32_t plane, uint32_t block, uint64_t now) const;
   void CheckPage(NandCmd cmd, uint32_t plane, uint32_t block, uint32_t page, uint64_t now) const;
   // Range, duplicate and busy checks shared by Read and CacheRead.
@@ -196,6 +204,9 @@ class NandDie {
   std::vector<BlockState> blocks_;  // plane-major
   std::vector<PlaneState> planes_;
   uint64_t io_busy_until_ = 0;
+  // DataOut's I/O cycles for the last byte count asked (a line at a time: the same count).
+  uint32_t out_nbytes_ = 0;
+  uint64_t out_cycles_ = 0;
   uint32_t io_plane_ = kNoPlane;  // whose cache buffer the I/O is reading out
   uint64_t last_cmd_cycle_ = 0;
   NandCounters counters_;
