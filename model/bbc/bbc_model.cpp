@@ -47,8 +47,9 @@ BbcModel::BbcModel(const Config& cfg, const BbcOptions& options) : cfg_(cfg), op
   active_q_.resize(cfg_.dies);
   cache_ready_.assign(cfg_.dies, 0);
   while (serve_leaves_ < cfg_.dies) serve_leaves_ *= 2;
-  serve_at_.assign(serve_leaves_, kNever);  // the padding dies never serve
-  serve_min_.assign(serve_leaves_, 0);
+  serve_t_.assign(2 * serve_leaves_, kNever);  // the padding dies never serve
+  serve_d_.assign(2 * serve_leaves_, 0);
+  for (uint32_t d = 0; d < serve_leaves_; ++d) serve_d_[serve_leaves_ + d] = d;
   RebuildServeMin();
   ever_fetched_.assign(loaded_, 0);
   line_buf_.resize(cfg_.cl_image_bytes);
@@ -243,7 +244,7 @@ void BbcModel::Promote(uint64_t now) {
   next_ = pick;
   next_refetch_ = pick_refetch;
   NoteNext();
-  for (uint32_t d = 0; d < cfg_.dies; ++d) serve_at_[d] = ServeTime(d);
+  for (uint32_t d = 0; d < cfg_.dies; ++d) serve_t_[serve_leaves_ + d] = ServeTime(d);
   RebuildServeMin();
 }
 
@@ -256,24 +257,22 @@ void BbcModel::NoteNext() {
 
 // --- Serving --------------------------------------------------------------------------------
 
-// The die under child `c` of a node with the smaller (serve_at_, die): a leaf c >= serve_leaves_
-// is die c - serve_leaves_.
-uint32_t BbcModel::ServeMinChild(uint32_t c) const {
-  return c >= serve_leaves_ ? c - serve_leaves_ : serve_min_[c];
-}
-
 void BbcModel::SetServeAt(uint32_t d, uint64_t t) {
-  serve_at_[d] = t;
-  for (uint32_t i = (serve_leaves_ + d) / 2; i >= 1; i /= 2) {
-    const uint32_t l = ServeMinChild(2 * i), r = ServeMinChild(2 * i + 1);
-    serve_min_[i] = serve_at_[r] < serve_at_[l] ? r : l;  // ties: the lower die, as a scan
+  uint32_t i = serve_leaves_ + d;
+  serve_t_[i] = t;
+  for (; i > 1; i /= 2) {
+    const uint32_t l = i & ~1u, win = serve_t_[l + 1] < serve_t_[l] ? l + 1 : l, up = i / 2;
+    if (serve_t_[up] == serve_t_[win] && serve_d_[up] == serve_d_[win]) break;  // above: as is
+    serve_t_[up] = serve_t_[win];
+    serve_d_[up] = serve_d_[win];
   }
 }
 
 void BbcModel::RebuildServeMin() {
   for (uint32_t i = serve_leaves_ - 1; i >= 1; --i) {
-    const uint32_t l = ServeMinChild(2 * i), r = ServeMinChild(2 * i + 1);
-    serve_min_[i] = serve_at_[r] < serve_at_[l] ? r : l;
+    const uint32_t win = serve_t_[2 * i + 1] < serve_t_[2 * i] ? 2 * i + 1 : 2 * i;
+    serve_t_[i] = serve_t_[win];
+    serve_d_[i] = serve_d_[win];
   }
 }
 
@@ -384,9 +383,9 @@ void BbcModel::Run(const Source& source, const Sink& sink) {
     uint64_t t_serve = kNever;
     uint32_t serve_die = 0;
     if (active_queued_ != 0) {
-      // The first die with the earliest serve time (serve_min_'s root).
-      serve_die = serve_min_[1];
-      t_serve = serve_at_[serve_die];
+      // The first die with the earliest serve time: the tree's root.
+      serve_die = serve_d_[1];
+      t_serve = serve_t_[1];
     }
     uint64_t t_read = kNever;
     if (!next_ && Pick(now)) {

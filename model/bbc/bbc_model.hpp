@@ -209,18 +209,16 @@ class BbcModel {
   uint64_t next_sensed_at_ = 0;  // NEXT sensed into the page buffers of every die (the latest)
   uint64_t io_busy_max_ = 0;     // the latest I/O busy-until over the dies
   std::vector<uint64_t> cache_ready_;     // per die, ACTIVE's data readable from
-  // Per die, ServeTime() as of the last change to its queue, cache buffer or I/O: the event
-  // loop reads these instead of recomputing every die at every event. Written only through
-  // SetServeAt(), which keeps serve_min_ up to date.
-  std::vector<uint64_t> serve_at_;
-  // A tournament tree over serve_at_ (padded to serve_leaves_, a power of two >= 2): node i in
-  // [1, serve_leaves_) holds the die with the smallest (serve_at_, die) under it, so the event
-  // loop finds the next die to serve in O(1) and a change costs O(log dies).
-  std::vector<uint32_t> serve_min_;
-  uint32_t serve_leaves_ = 2;
+  // Per die, ServeTime() as of the last change to its queue, cache buffer or I/O, in a
+  // tournament tree so the event loop finds the next die to serve in O(1) (not a scan of every
+  // die at every event) and a change costs O(log dies): node i of [1, 2 * serve_leaves_) holds
+  // the smallest (time, die) under it, die d's own time at leaf serve_leaves_ + d (padding
+  // leaves: kNever). Ties go to the lower die, as a scan from die 0 would.
+  std::vector<uint64_t> serve_t_;
+  std::vector<uint32_t> serve_d_;
+  uint32_t serve_leaves_ = 2;  // a power of two >= 2 and >= dies
   void SetServeAt(uint32_t die, uint64_t t);
   void RebuildServeMin();
-  uint32_t ServeMinChild(uint32_t node) const;
   // The oldest accept cycle among NEXT's waiting requests (~0 if none): the age-cap promotion.
   uint64_t next_oldest_accept_ = ~uint64_t{0};
   std::vector<uint8_t> ever_fetched_;     // per burst: fetched before (so a new fetch is a re-fetch)
