@@ -250,8 +250,8 @@ CacheMove NandDie::CacheEnd(const std::vector<uint32_t>& planes, uint64_t now) {
   return CacheMove{moved, moved};
 }
 
-uint64_t NandDie::DataOut(uint32_t plane, uint32_t offset, uint32_t nbytes, uint64_t now,
-                          uint8_t* out) {
+// DataOut's checks in order, each throwing its own error: called only when one fails.
+void NandDie::ThrowDataOut(uint32_t plane, uint32_t offset, uint32_t nbytes, uint64_t now) const {
   const NandCmd cmd = NandCmd::kDataOut;
   CheckTime(cmd, now);
   CheckPlane(cmd, plane, now);
@@ -261,7 +261,7 @@ uint64_t NandDie::DataOut(uint32_t plane, uint32_t offset, uint32_t nbytes, uint
           "image bytes " + Str(offset) + ".." + Str(uint64_t{offset} + nbytes - 1) +
               " outside the page image (0.." + Str(image_bytes_ - 1) + ")");
   }
-  PlaneState& ps = planes_[plane];
+  const PlaneState& ps = planes_[plane];
   if (!ps.cache_valid) {
     Throw(NandErrorCode::kCacheEmpty, cmd, plane, -1, -1, now,
           "cache buffer holds no sensed page (CacheRead or CacheEnd first)");
@@ -275,6 +275,18 @@ uint64_t NandDie::DataOut(uint32_t plane, uint32_t offset, uint32_t nbytes, uint
     Throw(NandErrorCode::kIoBusy, cmd, plane, blk, pg, now,
           "die I/O busy until cycle " + Str(io_busy_until_));
   }
+  Throw(NandErrorCode::kBadArgument, NandCmd::kDataOut, plane, -1, -1, now, "no check failed");
+}
+
+uint64_t NandDie::DataOut(uint32_t plane, uint32_t offset, uint32_t nbytes, uint64_t now,
+                          uint8_t* out) {
+  // Every check of ThrowDataOut at once: a line's data-out is the hot path of the BBC model.
+  if (now < last_cmd_cycle_ || plane >= cfg_.phys_planes || nbytes == 0 ||
+      static_cast<uint64_t>(offset) + nbytes > image_bytes_ || !planes_[plane].cache_valid ||
+      now < planes_[plane].cache_ready_at || now < io_busy_until_) {
+    ThrowDataOut(plane, offset, nbytes, now);
+  }
+  PlaneState& ps = planes_[plane];
   last_cmd_cycle_ = now;
   if (out != nullptr) {
     MaterialiseImage(cfg_, ps.cache_buf.image, spare_fn_, offset, nbytes, out);

@@ -163,6 +163,8 @@ class NandDie {
   }
   [[noreturn]] void ThrowTimeReversal(NandCmd cmd, uint64_t now) const;
   [[noreturn]] void ThrowPlaneRange(NandCmd cmd, uint32_t plane, uint64_t now) const;
+  [[noreturn]] void ThrowDataOut(uint32_t plane, uint32_t offset, uint32_t nbytes,
+                                 uint64_t now) const;
   void CheckBlock(NandCmd cmd, uint32_t plane, uint32_t block, uint64_t now) const;
   void CheckPage(NandCmd cmd, uint32_t plane, uint32_t block, uint32_t page, uint64_t now) const;
   // Range, duplicate and busy checks shared by Read and CacheRead.
