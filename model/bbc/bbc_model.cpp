@@ -39,6 +39,19 @@ BbcModel::BbcModel(const Config& cfg, const BbcOptions& options) : cfg_(cfg), op
           : opt_.hold_cycles ? opt_.hold_cycles : std::max<uint64_t>(1, cfg_.burst_period_cycles / 4);
   crq_cap_ = opt_.crq_entries ? opt_.crq_entries : cfg_.crq_entries;
   die_queued_.assign(cfg_.dies, 0);
+  auto pow2 = [](uint64_t v) { return v != 0 && (v & (v - 1)) == 0; };
+  auto log2 = [](uint64_t v) {
+    uint32_t n = 0;
+    while (v > 1) v >>= 1, ++n;
+    return n;
+  };
+  pow2_ = pow2(cfg_.burst_bytes) && pow2(cfg_.page_bytes) && pow2(cfg_.cl_bytes) &&
+          pow2(cfg_.planes) && pow2(cfg_.lanes);
+  burst_shift_ = log2(cfg_.burst_bytes);
+  page_shift_ = log2(cfg_.page_bytes);
+  cl_shift_ = log2(cfg_.cl_bytes);
+  plane_shift_ = log2(cfg_.planes);
+  lane_shift_ = log2(cfg_.lanes);
   port_ = PortAcceptor(cfg_.lanes);
   if (crq_cap_ == 0) throw std::invalid_argument("bbc: a cache request queue of 0 entries");
   for (uint32_t d = 0; d < cfg_.dies; ++d) dies_.emplace_back(cfg_, d, opt_.seed, opt_.nand);
@@ -53,6 +66,13 @@ BbcModel::BbcModel(const Config& cfg, const BbcOptions& options) : cfg_(cfg), op
   RebuildServeMin();
   ever_fetched_.assign(loaded_, 0);
   line_buf_.resize(cfg_.cl_image_bytes);
+}
+
+LineAddr BbcModel::Decode(uint64_t address) const {
+  if (!pow2_) return DecodeLine(cfg_, address);
+  const uint64_t in_burst = address & (cfg_.burst_bytes - 1);
+  return {address >> burst_shift_, static_cast<uint32_t>(in_burst >> page_shift_),
+          static_cast<uint32_t>((in_burst & (cfg_.page_bytes - 1)) >> cl_shift_)};
 }
 
 BlockPage BbcModel::PhysicalOf(uint64_t burst) const {
@@ -102,8 +122,7 @@ void BbcModel::FreshenCounts() {
   stale_.clear();
 }
 
-BbcModel::Waiting& BbcModel::WaitingOf(uint64_t burst) {
-  if (last_waiting_ != nullptr && last_waiting_burst_ == burst) return *last_waiting_;
+BbcModel::Waiting& BbcModel::FindWaiting(uint64_t burst) {
   const auto [it, inserted] = waiting_.try_emplace(burst);
   if (inserted && !spare_reqs_.empty()) {
     it->second.reqs = std::move(spare_reqs_.back());
@@ -123,7 +142,7 @@ void BbcModel::EraseWaiting(std::unordered_map<uint64_t, Waiting>::iterator it) 
 
 void BbcModel::Enqueue(uint64_t burst, const Queued& q) {
   if (active_ && *active_ == burst) {
-    const uint32_t d = q.slice / cfg_.planes;
+    const uint32_t d = DieOf(q.slice);
     active_q_[d].push_back(q);
     ++active_queued_;
     active_last_arrival_ = std::max(active_last_arrival_, q.accept);
@@ -200,7 +219,7 @@ void BbcModel::Activate(uint64_t burst, bool refetch) {
   Unindex(burst, it->second);
   for (Queued& q : it->second.reqs) {
     q.refetch = active_refetch_;
-    active_q_[q.slice / cfg_.planes].push_back(q);
+    active_q_[DieOf(q.slice)].push_back(q);
     ++active_queued_;
     active_last_arrival_ = std::max(active_last_arrival_, q.accept);
   }
@@ -287,7 +306,7 @@ void BbcModel::Serve(uint32_t d, uint64_t now, const Sink& sink) {
   --active_queued_;
   --queued_;
   --die_queued_[d];
-  const uint32_t plane = q.slice % cfg_.planes;
+  const uint32_t plane = q.slice - d * static_cast<uint32_t>(cfg_.planes);
   const uint32_t offset = static_cast<uint32_t>(q.line * cfg_.cl_image_bytes);
   uint8_t* out = opt_.check_data ? line_buf_.data() : nullptr;
   const uint64_t io_end =
@@ -317,7 +336,7 @@ void BbcModel::Serve(uint32_t d, uint64_t now, const Sink& sink) {
   }
   // One line slot on the response lanes (lanes lines a cycle), after the die I/O delivered it.
   link_slot_ = std::max(link_slot_, io_end * cfg_.lanes);
-  r.cycle = link_slot_ / cfg_.lanes + 1;
+  r.cycle = LaneCycle(link_slot_) + 1;
   ++link_slot_;
   ++stats_.link_busy_slots;
   stats_.useful_bytes += cfg_.cl_bytes;
@@ -331,17 +350,17 @@ void BbcModel::Accept(const BbcRequest& req, uint64_t at, const Sink& sink) {
   ++stats_.requests;
   if (stats_.requests == 1) stats_.first_cycle = at;
   port_.Take(at);
-  if (const auto error = AddressError(cfg_, loaded_, req.address)) {
+  const LineAddr la = Decode(req.address);
+  if (req.address >= cfg_.stack_bytes || la.burst >= loaded_) {  // AddressError's two cases
     BbcResponse r;
     r.id = req.id;
     r.accept_cycle = at;
     r.cycle = at + 1;
-    r.status = *error;
+    r.status = *AddressError(cfg_, loaded_, req.address);
     CountResponse(stats_, r);
     sink(r);
     return;
   }
-  const LineAddr la = DecodeLine(cfg_, req.address);
   const uint64_t burst = la.burst;
   Queued q;
   q.id = req.id;
@@ -355,7 +374,7 @@ void BbcModel::Accept(const BbcRequest& req, uint64_t at, const Sink& sink) {
   stats_.hits += hit;
   ++queued_;
   stats_.queue_high_water = std::max(stats_.queue_high_water, queued_);
-  const uint64_t on_die = ++die_queued_[la.slice / cfg_.planes];
+  const uint64_t on_die = ++die_queued_[DieOf(la.slice)];
   stats_.die_queue_high_water = std::max(stats_.die_queue_high_water, on_die);
   Enqueue(burst, q);
   // ACTIVE never has a waiting entry (its requests go to the per-die queues); NEXT may.

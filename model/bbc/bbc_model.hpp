@@ -31,6 +31,8 @@
 
 namespace flint::model {
 
+struct LineAddr;  // stack_port.hpp
+
 enum class BbcPolicy : uint8_t {
   kFcfs,         // the paper: the burst of the oldest queued request
   kMostPending,  // this design: the burst with most queued requests (ties: oldest), age-capped
@@ -172,7 +174,11 @@ class BbcModel {
   void Enqueue(uint64_t burst, const Queued& q);
   std::optional<uint64_t> Pick(uint64_t now);  // freshens by_count_ first
   void FreshenCounts();
-  Waiting& WaitingOf(uint64_t burst);  // creates an empty entry if there is none
+  Waiting& WaitingOf(uint64_t burst) {  // creates an empty entry if there is none
+    if (last_waiting_ != nullptr && last_waiting_burst_ == burst) return *last_waiting_;
+    return FindWaiting(burst);
+  }
+  Waiting& FindWaiting(uint64_t burst);
   void EraseWaiting(std::unordered_map<uint64_t, Waiting>::iterator it);
   void Unindex(uint64_t burst, const Waiting& w);
   void Index(uint64_t burst, const Waiting& w);
@@ -183,10 +189,19 @@ class BbcModel {
   void NoteNext();                         // NEXT changed: cache its oldest waiting request
   void Serve(uint32_t die, uint64_t now, const Sink& sink);
   bool NoteFetch(uint64_t burst);  // returns whether it is a re-fetch
+  // Address arithmetic of every request: shifts and masks when the config's sizes are powers of
+  // two (every shipped config), the divisions of DecodeLine otherwise; the same results.
+  LineAddr Decode(uint64_t address) const;
+  uint32_t DieOf(uint32_t slice) const {
+    return pow2_ ? slice >> plane_shift_ : static_cast<uint32_t>(slice / cfg_.planes);
+  }
+  uint64_t LaneCycle(uint64_t slot) const { return pow2_ ? slot >> lane_shift_ : slot / cfg_.lanes; }
   std::vector<PlaneBlock> Stripe(uint64_t burst, uint32_t* page) const;
 
   Config cfg_;
   BbcOptions opt_;
+  bool pow2_ = false;  // burst_bytes, page_bytes, cl_bytes, planes and lanes are powers of two
+  uint32_t burst_shift_ = 0, page_shift_ = 0, cl_shift_ = 0, plane_shift_ = 0, lane_shift_ = 0;
   uint64_t loaded_ = 0, live_blocks_ = 0, age_cap_ = 0, crq_cap_ = 0, hold_ = 0;
   uint64_t active_last_arrival_ = 0;
   std::vector<NandDie> dies_;
