@@ -278,6 +278,23 @@ void NandDie::ThrowDataOut(uint32_t plane, uint32_t offset, uint32_t nbytes, uin
   Throw(NandErrorCode::kBadArgument, NandCmd::kDataOut, plane, -1, -1, now, "no check failed");
 }
 
+// DataOut's bytes: the cache buffer's image with this sense's bit errors (apart from DataOut, so
+// that its timing-only path stays short).
+void NandDie::ReadOut(PlaneState& ps, uint32_t offset, uint32_t nbytes, uint8_t* out) {
+  MaterialiseImage(cfg_, ps.cache_buf.image, spare_fn_, offset, nbytes, out);
+  if (ps.cache_buf.flip_count > 0) {
+    if (!ps.positions_ready) {
+      ErrorModel::DrawPositions(ps.cache_buf.position_key, ps.cache_buf.flip_count, page_bits_,
+                                &ps.cache_positions);
+      ps.positions_ready = true;
+    }
+    const uint64_t lo = uint64_t{offset} * 8, hi = (uint64_t{offset} + nbytes) * 8;
+    for (uint32_t bit : ps.cache_positions) {
+      if (bit >= lo && bit < hi) out[bit / 8 - offset] ^= static_cast<uint8_t>(1u << (bit % 8));
+    }
+  }
+}
+
 uint64_t NandDie::DataOut(uint32_t plane, uint32_t offset, uint32_t nbytes, uint64_t now,
                           uint8_t* out) {
   // Every check of ThrowDataOut at once: a line's data-out is the hot path of the BBC model.
@@ -286,22 +303,8 @@ uint64_t NandDie::DataOut(uint32_t plane, uint32_t offset, uint32_t nbytes, uint
       now < planes_[plane].cache_ready_at || now < io_busy_until_) {
     ThrowDataOut(plane, offset, nbytes, now);
   }
-  PlaneState& ps = planes_[plane];
   last_cmd_cycle_ = now;
-  if (out != nullptr) {
-    MaterialiseImage(cfg_, ps.cache_buf.image, spare_fn_, offset, nbytes, out);
-    if (ps.cache_buf.flip_count > 0) {
-      if (!ps.positions_ready) {
-        ErrorModel::DrawPositions(ps.cache_buf.position_key, ps.cache_buf.flip_count, page_bits_,
-                                  &ps.cache_positions);
-        ps.positions_ready = true;
-      }
-      const uint64_t lo = uint64_t{offset} * 8, hi = (uint64_t{offset} + nbytes) * 8;
-      for (uint32_t bit : ps.cache_positions) {
-        if (bit >= lo && bit < hi) out[bit / 8 - offset] ^= static_cast<uint8_t>(1u << (bit % 8));
-      }
-    }
-  }
+  if (out != nullptr) ReadOut(planes_[plane], offset, nbytes, out);
   if (nbytes != out_nbytes_) {
     out_nbytes_ = nbytes;
     out_cycles_ = CeilDiv(nbytes, cfg_.die_io_bytes_per_cycle);

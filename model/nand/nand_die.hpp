@@ -182,6 +182,7 @@ class NandDie {
                          uint64_t now);
   // True if the next operation of kind `fault` on `b` fails (armed fault, or past P/E budget).
   bool ConsumeFailure(BlockState& b, Fault fault) const;
+  void ReadOut(PlaneState& ps, uint32_t offset, uint32_t nbytes, uint8_t* out);
   void Sense(uint32_t plane, uint32_t block, uint32_t page, uint64_t start, SensedPage* out);
   uint64_t PageKey(uint32_t plane, uint32_t block, uint32_t page) const;
 
