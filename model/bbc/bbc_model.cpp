@@ -279,11 +279,10 @@ void BbcModel::NoteNext() {
 void BbcModel::SetServeAt(uint32_t d, uint64_t t) {
   uint32_t i = serve_leaves_ + d;
   serve_t_[i] = t;
-  for (; i > 1; i /= 2) {
-    const uint32_t l = i & ~1u, win = serve_t_[l + 1] < serve_t_[l] ? l + 1 : l, up = i / 2;
-    if (serve_t_[up] == serve_t_[win] && serve_d_[up] == serve_d_[win]) break;  // above: as is
-    serve_t_[up] = serve_t_[win];
-    serve_d_[up] = serve_d_[win];
+  for (; i > 1; i /= 2) {  // log2(serve_leaves_) levels, no early exit: cheaper than its test
+    const uint32_t l = i & ~1u, win = serve_t_[l + 1] < serve_t_[l] ? l + 1 : l;
+    serve_t_[i / 2] = serve_t_[win];
+    serve_d_[i / 2] = serve_d_[win];
   }
 }
 
