@@ -392,6 +392,13 @@ void BbcModel::Run(const Source& source, const Sink& sink) {
   io_busy_max_ = 0;
   for (const auto& die : dies_) io_busy_max_ = std::max(io_busy_max_, die.IoBusyUntil());
   for (;;) {
+    // Every other kind of event is due at `now` or later, and serving goes first at a cycle: a
+    // die due now is served without working out the others.
+    if (active_queued_ != 0 && serve_t_[1] <= now) {
+      now = serve_t_[1];
+      Serve(serve_d_[1], now, sink);
+      continue;
+    }
     // Earliest time of each kind of event, from the state as it is now.
     uint64_t t_accept = kNever;
     if (pending && queued_ < crq_cap_) {
