@@ -114,7 +114,7 @@ void BbcModel::FreshenCounts() {
     if (it == waiting_.end() || !it->second.stale) continue;  // activated since, or listed twice
     Waiting& w = it->second;
     auto node = by_count_.extract({~w.indexed_count, w.oldest_seq, burst});
-    w.indexed_count = w.reqs.size();
+    w.indexed_count = w.count;
     std::get<0>(node.value()) = ~w.indexed_count;
     by_count_.insert(std::move(node));
     w.stale = false;
@@ -124,9 +124,13 @@ void BbcModel::FreshenCounts() {
 
 BbcModel::Waiting& BbcModel::FindWaiting(uint64_t burst) {
   const auto [it, inserted] = waiting_.try_emplace(burst);
-  if (inserted && !spare_reqs_.empty()) {
-    it->second.reqs = std::move(spare_reqs_.back());
-    spare_reqs_.pop_back();
+  if (inserted) {
+    if (spare_by_die_.empty()) {
+      it->second.by_die.resize(cfg_.dies);
+    } else {
+      it->second.by_die = std::move(spare_by_die_.back());
+      spare_by_die_.pop_back();
+    }
   }
   last_waiting_burst_ = burst;
   last_waiting_ = &it->second;
@@ -135,8 +139,8 @@ BbcModel::Waiting& BbcModel::FindWaiting(uint64_t burst) {
 
 void BbcModel::EraseWaiting(std::unordered_map<uint64_t, Waiting>::iterator it) {
   if (last_waiting_ == &it->second) last_waiting_ = nullptr;
-  it->second.reqs.clear();
-  spare_reqs_.push_back(std::move(it->second.reqs));
+  for (auto& v : it->second.by_die) v.clear();
+  spare_by_die_.push_back(std::move(it->second.by_die));
   waiting_.erase(it);
 }
 
@@ -150,11 +154,13 @@ void BbcModel::Enqueue(uint64_t burst, const Queued& q) {
     return;
   }
   Waiting& w = WaitingOf(burst);
-  if (w.reqs.empty()) {
+  w.by_die[DieOf(q.slice)].push_back(q);
+  w.latest_accept = std::max(w.latest_accept, q.accept);
+  if (w.count++ == 0) {
     w.oldest_seq = q.seq;
     w.oldest_accept = q.accept;
+    w.latest_accept = q.accept;
     if (next_ && *next_ == burst) next_oldest_accept_ = q.accept;
-    w.reqs.push_back(q);
     w.indexed_count = 1;
     Index(burst, w);
     return;
@@ -165,7 +171,6 @@ void BbcModel::Enqueue(uint64_t burst, const Queued& q) {
     w.stale = true;
     stale_.push_back(burst);
   }
-  w.reqs.push_back(q);
 }
 
 // The next burst to sense: not resident, with queued requests, by policy.
@@ -216,13 +221,12 @@ void BbcModel::Activate(uint64_t burst, bool refetch) {
   active_last_arrival_ = 0;
   auto it = waiting_.find(burst);
   if (it == waiting_.end()) return;
-  Unindex(burst, it->second);
-  for (Queued& q : it->second.reqs) {
-    q.refetch = active_refetch_;
-    active_q_[DieOf(q.slice)].push_back(q);
-    ++active_queued_;
-    active_last_arrival_ = std::max(active_last_arrival_, q.accept);
-  }
+  Waiting& w = it->second;
+  Unindex(burst, w);
+  // Every die queue is empty here (Promote drained or displaced them): each takes its part.
+  for (uint32_t d = 0; d < cfg_.dies; ++d) active_q_[d].Adopt(w.by_die[d]);
+  active_queued_ += w.count;
+  active_last_arrival_ = w.latest_accept;
   EraseWaiting(it);
 }
 
@@ -315,7 +319,7 @@ void BbcModel::Serve(uint32_t d, uint64_t now, const Sink& sink) {
   BbcResponse r;
   r.id = q.id;
   r.accept_cycle = q.accept;
-  r.refetch = q.refetch;
+  r.refetch = active_refetch_;
   if (opt_.check_data) {
     // Decode word by word in place and compare with what load wrote (no allocation per line).
     const uint64_t key =
@@ -368,8 +372,6 @@ void BbcModel::Accept(const BbcRequest& req, uint64_t at, const Sink& sink) {
   q.slice = la.slice;
   q.line = la.line;
   const bool hit = (active_ && *active_ == burst) || (next_ && *next_ == burst);
-  // Requests for NEXT and for bursts not resident get their flag when the burst is activated.
-  q.refetch = active_ && *active_ == burst && active_refetch_;
   stats_.hits += hit;
   ++queued_;
   stats_.queue_high_water = std::max(stats_.queue_high_water, queued_);

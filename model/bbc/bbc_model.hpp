@@ -126,17 +126,21 @@ class BbcModel {
   BlockPage PhysicalOf(uint64_t burst) const;
 
  private:
+  // A queued request. Its re-fetch flag is ACTIVE's (active_refetch_), known when it is served:
+  // every request in the per-die queues belongs to ACTIVE.
   struct Queued {
     uint64_t id, accept, seq;
     uint32_t slice, line;  // slice of the burst, cache line within the page
-    bool refetch;
   };
   struct Waiting {  // requests of one non-active burst
-    std::vector<Queued> reqs;
-    uint64_t oldest_seq = 0, oldest_accept = 0;
-    // by_count_ holds this burst under ~indexed_count; `stale` (listed in stale_) when
-    // reqs.size() has grown since: re-keyed in FreshenCounts() before by_count_ is read, so a
-    // request costs no tree update.
+    // Per die, in arrival order: the per-die queues ACTIVE is served from, taken whole when the
+    // burst is activated (no copy per request).
+    std::vector<std::vector<Queued>> by_die;
+    uint64_t count = 0;  // requests over by_die
+    uint64_t oldest_seq = 0, oldest_accept = 0, latest_accept = 0;
+    // by_count_ holds this burst under ~indexed_count; `stale` (listed in stale_) when count has
+    // grown since: re-keyed in FreshenCounts() before by_count_ is read, so a request costs no
+    // tree update.
     uint64_t indexed_count = 0;
     bool stale = false;
   };
@@ -158,6 +162,11 @@ class BbcModel {
     }
     void clear() {
       v_.clear();
+      head_ = 0;
+    }
+    // An empty queue takes `v`'s requests whole and leaves `v` empty with this one's storage.
+    void Adopt(std::vector<Queued>& v) {
+      v_.swap(v);
       head_ = 0;
     }
     std::vector<Queued>::const_iterator begin() const {
@@ -212,7 +221,8 @@ class BbcModel {
   std::set<std::tuple<uint64_t, uint64_t, uint64_t>> by_count_;     // (~count, oldest seq, burst)
   std::vector<DieQueue> active_q_;                                  // per die, ACTIVE's requests
   std::vector<uint64_t> stale_;           // bursts whose by_count_ key is behind (Waiting::stale)
-  std::vector<std::vector<Queued>> spare_reqs_;  // emptied Waiting::reqs, their storage reused
+  // Emptied Waiting::by_die, their storage reused.
+  std::vector<std::vector<std::vector<Queued>>> spare_by_die_;
   // The last burst WaitingOf() returned (unordered_map nodes do not move): a run of requests
   // for one burst costs one hash lookup. Reset when its entry is erased.
   uint64_t last_waiting_burst_ = 0;
