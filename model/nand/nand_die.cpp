@@ -295,25 +295,9 @@ void NandDie::ReadOut(PlaneState& ps, uint32_t offset, uint32_t nbytes, uint8_t*
   }
 }
 
-uint64_t NandDie::DataOut(uint32_t plane, uint32_t offset, uint32_t nbytes, uint64_t now,
-                          uint8_t* out) {
-  // Every check of ThrowDataOut at once: a line's data-out is the hot path of the BBC model.
-  if (now < last_cmd_cycle_ || plane >= cfg_.phys_planes || nbytes == 0 ||
-      static_cast<uint64_t>(offset) + nbytes > image_bytes_ || !planes_[plane].cache_valid ||
-      now < planes_[plane].cache_ready_at || now < io_busy_until_) {
-    ThrowDataOut(plane, offset, nbytes, now);
-  }
-  last_cmd_cycle_ = now;
-  if (out != nullptr) ReadOut(planes_[plane], offset, nbytes, out);
-  if (nbytes != out_nbytes_) {
-    out_nbytes_ = nbytes;
-    out_cycles_ = CeilDiv(nbytes, cfg_.die_io_bytes_per_cycle);
-  }
-  io_busy_until_ = now + out_cycles_;
-  io_plane_ = plane;
-  ++counters_.data_out_cmds;
-  counters_.out_bytes += nbytes;
-  return io_busy_until_;
+void NandDie::SetOutBytes(uint32_t nbytes) {
+  out_nbytes_ = nbytes;
+  out_cycles_ = CeilDiv(nbytes, cfg_.die_io_bytes_per_cycle);
 }
 
 std::vector<uint8_t> NandDie::DataOutBytes(uint32_t plane, uint32_t offset, uint32_t nbytes,
