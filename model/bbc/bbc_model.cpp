@@ -144,7 +144,7 @@ void BbcModel::EraseWaiting(std::unordered_map<uint64_t, Waiting>::iterator it) 
   waiting_.erase(it);
 }
 
-void BbcModel::Enqueue(uint64_t burst, const Queued& q) {
+inline void BbcModel::Enqueue(uint64_t burst, const Queued& q) {
   if (active_ && *active_ == burst) {
     const uint32_t d = DieOf(q.slice);
     active_q_[d].push_back(q);
