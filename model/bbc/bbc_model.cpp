@@ -403,6 +403,16 @@ void BbcModel::Run(const Source& source, const Sink& sink) {
       Serve(serve_d_[1], now, sink);
       continue;
     }
+    // Likewise a request the port takes now, when NEXT is set (no read to issue) and cannot be
+    // promoted before a later cycle (its sense or a die's I/O is still busy): with no die due now
+    // either, the comparison below would pick the accept.
+    if (pending && next_ && queued_ < crq_cap_ && std::max(next_sensed_at_, io_busy_max_) > now &&
+        port_.Earliest(std::max({pending->cycle, last_accept, now})) == now) {
+      last_accept = now;
+      Accept(*pending, now, sink);
+      pending = source();
+      continue;
+    }
     // Earliest time of each kind of event, from the state as it is now.
     uint64_t t_accept = kNever;
     if (pending && queued_ < crq_cap_) {
