@@ -223,8 +223,9 @@ void BbcModel::Activate(uint64_t burst, bool refetch) {
   if (it == waiting_.end()) return;
   Waiting& w = it->second;
   Unindex(burst, w);
-  // Every die queue is empty here (Promote drained or displaced them): each takes its part.
-  for (uint32_t d = 0; d < cfg_.dies; ++d) active_q_[d].Adopt(w.by_die[d]);
+  // Every die queue is empty here (Promote drained or displaced them): each takes its part
+  // whole.
+  for (uint32_t d = 0; d < cfg_.dies; ++d) active_q_[d].Append(w.by_die[d]);
   active_queued_ += w.count;
   active_last_arrival_ = w.latest_accept;
   EraseWaiting(it);

@@ -164,10 +164,16 @@ class BbcModel {
       v_.clear();
       head_ = 0;
     }
-    // An empty queue takes `v`'s requests whole and leaves `v` empty with this one's storage.
-    void Adopt(std::vector<Queued>& v) {
-      v_.swap(v);
-      head_ = 0;
+    // Appends `v`'s requests and leaves `v` empty: an empty queue (as at every activation)
+    // swaps storage with it instead of copying.
+    void Append(std::vector<Queued>& v) {
+      if (empty()) {
+        v_.swap(v);
+        head_ = 0;
+      } else {
+        v_.insert(v_.end(), v.begin(), v.end());
+      }
+      v.clear();
     }
     std::vector<Queued>::const_iterator begin() const {
       return v_.begin() + static_cast<std::ptrdiff_t>(head_);
@@ -204,7 +210,9 @@ class BbcModel {
   uint32_t DieOf(uint32_t slice) const {
     return pow2_ ? slice >> plane_shift_ : static_cast<uint32_t>(slice / cfg_.planes);
   }
-  uint64_t LaneCycle(uint64_t slot) const { return pow2_ ? slot >> lane_shift_ : slot / cfg_.lanes; }
+  uint64_t LaneCycle(uint64_t slot) const {
+    return pow2_ ? slot >> lane_shift_ : slot / cfg_.lanes;
+  }
   std::vector<PlaneBlock> Stripe(uint64_t burst, uint32_t* page) const;
 
   Config cfg_;

@@ -39,5 +39,4 @@ std::optional<Status> AddressError(const Config& cfg, uint64_t loaded_bursts, ui
   return std::nullopt;
 }
 
-
 }  // namespace flint::model
