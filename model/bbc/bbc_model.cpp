@@ -59,10 +59,11 @@ BbcModel::BbcModel(const Config& cfg, const BbcOptions& options) : cfg_(cfg), op
   for (uint32_t p = 0; p < cfg_.planes; ++p) all_planes_.push_back(p);
   active_q_.resize(cfg_.dies);
   cache_ready_.assign(cfg_.dies, 0);
-  while (serve_leaves_ < cfg_.dies) serve_leaves_ *= 2;
-  serve_t_.assign(2 * serve_leaves_, kNever);  // the padding dies never serve
-  serve_d_.assign(2 * serve_leaves_, 0);
-  for (uint32_t d = 0; d < serve_leaves_; ++d) serve_d_[serve_leaves_ + d] = d;
+  while (serve_leaves_ < cfg_.dies) serve_leaves_ *= 4;
+  serve_inner_ = (serve_leaves_ - 1) / 3;
+  serve_t_.assign(serve_inner_ + serve_leaves_, kNever);  // the padding dies never serve
+  serve_d_.assign(serve_inner_ + serve_leaves_, 0);
+  for (uint32_t d = 0; d < serve_leaves_; ++d) serve_d_[serve_inner_ + d] = d;
   RebuildServeMin();
   ever_fetched_.assign(loaded_, 0);
   line_buf_.resize(cfg_.cl_image_bytes);
@@ -268,7 +269,7 @@ void BbcModel::Promote(uint64_t now) {
   next_ = pick;
   next_refetch_ = pick_refetch;
   NoteNext();
-  for (uint32_t d = 0; d < cfg_.dies; ++d) serve_t_[serve_leaves_ + d] = ServeTime(d);
+  for (uint32_t d = 0; d < cfg_.dies; ++d) serve_t_[serve_inner_ + d] = ServeTime(d);
   RebuildServeMin();
 }
 
@@ -281,24 +282,34 @@ void BbcModel::NoteNext() {
 
 // --- Serving --------------------------------------------------------------------------------
 
+// Node p of the serve tree from its four children: the first of the earliest (the lowest die on
+// a tie), chosen by conditional moves, not branches (a branch here mispredicted about twice an
+// update).
+void BbcModel::PullServeMin(uint32_t p) {
+  const uint32_t c = 4 * p + 1;
+  uint32_t win = c;
+  uint64_t t = serve_t_[c];
+  for (uint32_t j = c + 1; j < c + 4; ++j) {
+    const bool earlier = serve_t_[j] < t;
+    win = earlier ? j : win;
+    t = earlier ? serve_t_[j] : t;
+  }
+  serve_t_[p] = t;
+  serve_d_[p] = serve_d_[win];
+}
+
 void BbcModel::SetServeAt(uint32_t d, uint64_t t) {
-  uint32_t i = serve_leaves_ + d;
-  serve_t_[i] = t;
-  // log2(serve_leaves_) levels, no early exit (cheaper than its test); the winner by arithmetic,
-  // not a branch (a branch here mispredicted about twice an update).
-  for (; i > 1; i /= 2) {
-    const uint32_t l = i & ~1u, win = l + static_cast<uint32_t>(serve_t_[l + 1] < serve_t_[l]);
-    serve_t_[i / 2] = serve_t_[win];
-    serve_d_[i / 2] = serve_d_[win];
+  uint32_t n = serve_inner_ + d;
+  serve_t_[n] = t;
+  // log4(serve_leaves_) levels, no early exit (cheaper than its test).
+  while (n > 0) {
+    n = (n - 1) / 4;
+    PullServeMin(n);
   }
 }
 
 void BbcModel::RebuildServeMin() {
-  for (uint32_t i = serve_leaves_ - 1; i >= 1; --i) {
-    const uint32_t win = 2 * i + static_cast<uint32_t>(serve_t_[2 * i + 1] < serve_t_[2 * i]);
-    serve_t_[i] = serve_t_[win];
-    serve_d_[i] = serve_d_[win];
-  }
+  for (uint32_t p = serve_inner_; p-- > 0;) PullServeMin(p);
 }
 
 uint64_t BbcModel::ServeTime(uint32_t d) const {
@@ -399,9 +410,9 @@ void BbcModel::Run(const Source& source, const Sink& sink) {
   for (;;) {
     // Every other kind of event is due at `now` or later, and serving goes first at a cycle: a
     // die due now is served without working out the others.
-    if (active_queued_ != 0 && serve_t_[1] <= now) {
-      now = serve_t_[1];
-      Serve(serve_d_[1], now, sink);
+    if (active_queued_ != 0 && serve_t_[0] <= now) {
+      now = serve_t_[0];
+      Serve(serve_d_[0], now, sink);
       continue;
     }
     // Likewise a request the port takes now, when NEXT is set (no read to issue) and cannot be
@@ -424,8 +435,8 @@ void BbcModel::Run(const Source& source, const Sink& sink) {
     uint32_t serve_die = 0;
     if (active_queued_ != 0) {
       // The first die with the earliest serve time: the tree's root.
-      serve_die = serve_d_[1];
-      t_serve = serve_t_[1];
+      serve_die = serve_d_[0];
+      t_serve = serve_t_[0];
     }
     uint64_t t_read = kNever;
     if (!next_ && Pick(now)) {

@@ -243,14 +243,16 @@ class BbcModel {
   uint64_t io_busy_max_ = 0;     // the latest I/O busy-until over the dies
   std::vector<uint64_t> cache_ready_;     // per die, ACTIVE's data readable from
   // Per die, ServeTime() as of the last change to its queue, cache buffer or I/O, in a
-  // tournament tree so the event loop finds the next die to serve in O(1) (not a scan of every
-  // die at every event) and a change costs O(log dies): node i of [1, 2 * serve_leaves_) holds
-  // the smallest (time, die) under it, die d's own time at leaf serve_leaves_ + d (padding
-  // leaves: kNever). Ties go to the lower die, as a scan from die 0 would.
+  // four-way tournament tree so the event loop finds the next die to serve in O(1) (not a scan of
+  // every die at every event) and a change costs O(log4 dies): node p (children 4p+1..4p+4)
+  // holds the smallest (time, die) under it, the root node 0, die d's own time at leaf
+  // serve_inner_ + d (padding leaves: kNever). Ties go to the lower die, as a scan from die 0.
   std::vector<uint64_t> serve_t_;
   std::vector<uint32_t> serve_d_;
-  uint32_t serve_leaves_ = 2;  // a power of two >= 2 and >= dies
+  uint32_t serve_leaves_ = 4;  // a power of four >= dies
+  uint32_t serve_inner_ = 1;   // nodes above the leaves: (serve_leaves_ - 1) / 3
   void SetServeAt(uint32_t die, uint64_t t);
+  void PullServeMin(uint32_t node);
   void RebuildServeMin();
   // The oldest accept cycle among NEXT's waiting requests (~0 if none): the age-cap promotion.
   uint64_t next_oldest_accept_ = ~uint64_t{0};
