@@ -145,9 +145,8 @@ void BbcModel::EraseWaiting(std::unordered_map<uint64_t, Waiting>::iterator it) 
   waiting_.erase(it);
 }
 
-inline void BbcModel::Enqueue(uint64_t burst, const Queued& q) {
+inline void BbcModel::Enqueue(uint64_t burst, uint32_t d, const Queued& q) {
   if (active_ && *active_ == burst) {
-    const uint32_t d = DieOf(q.slice);
     active_q_[d].push_back(q);
     ++active_queued_;
     active_last_arrival_ = std::max(active_last_arrival_, q.accept);
@@ -155,7 +154,7 @@ inline void BbcModel::Enqueue(uint64_t burst, const Queued& q) {
     return;
   }
   Waiting& w = WaitingOf(burst);
-  w.by_die[DieOf(q.slice)].push_back(q);
+  w.by_die[d].push_back(q);
   w.latest_accept = std::max(w.latest_accept, q.accept);
   if (w.count++ == 0) {
     w.oldest_seq = q.seq;
@@ -239,7 +238,7 @@ void BbcModel::Promote(uint64_t now) {
     const uint64_t old = *active_;
     active_.reset();
     for (auto& q : active_q_) {
-      for (const Queued& r : q) Enqueue(old, r);
+      for (const Queued& r : q) Enqueue(old, DieOf(r.slice), r);
       q.clear();
     }
     active_queued_ = 0;
@@ -389,9 +388,10 @@ void BbcModel::Accept(const BbcRequest& req, uint64_t at, const Sink& sink) {
   stats_.hits += hit;
   ++queued_;
   stats_.queue_high_water = std::max(stats_.queue_high_water, queued_);
-  const uint64_t on_die = ++die_queued_[DieOf(la.slice)];
+  const uint32_t die = DieOf(la.slice);
+  const uint64_t on_die = ++die_queued_[die];
   stats_.die_queue_high_water = std::max(stats_.die_queue_high_water, on_die);
-  Enqueue(burst, q);
+  Enqueue(burst, die, q);
   // ACTIVE never has a waiting entry (its requests go to the per-die queues); NEXT may.
   const uint64_t in_flight = waiting_.size() + (active_ ? 1 : 0) +
                              (next_ && next_oldest_accept_ == kNever ? 1 : 0);

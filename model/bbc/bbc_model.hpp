@@ -186,7 +186,7 @@ class BbcModel {
   };
 
   void Accept(const BbcRequest& r, uint64_t at, const Sink& sink);
-  void Enqueue(uint64_t burst, const Queued& q);
+  void Enqueue(uint64_t burst, uint32_t die, const Queued& q);  // die: DieOf(q.slice)
   std::optional<uint64_t> Pick(uint64_t now);  // freshens by_count_ first
   void FreshenCounts();
   Waiting& WaitingOf(uint64_t burst) {  // creates an empty entry if there is none
