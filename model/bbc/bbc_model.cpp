@@ -316,6 +316,25 @@ uint64_t BbcModel::ServeTime(uint32_t d) const {
   return std::max({cache_ready_[d], dies_[d].IoBusyUntil(), active_q_[d].front().accept + 1});
 }
 
+// Decodes the line DataOut left in line_buf_ word by word in place and compares it with what
+// load wrote (no allocation per line): the response's status and data_mismatch.
+void BbcModel::CheckLine(const Queued& q, BbcResponse* r) const {
+  const uint64_t key =
+      TagKey(PageTag{uint64_t{active_bp_.block} * cfg_.pages + active_bp_.page, q.slice, 0});
+  const uint64_t first_word = uint64_t{q.line} * cfg_.cl_bytes / kCodewordDataBytes;
+  const uint64_t words = cfg_.cl_bytes / kCodewordDataBytes;
+  Status status = Status::kOk;
+  bool differs = false;
+  for (uint64_t w = 0; w < words; ++w) {
+    const uint8_t* cw = line_buf_.data() + w * kCodewordBytes;
+    const SecdedWord dec = SecdedDecode(LoadWord(cw, 0), cw[kCodewordDataBytes]);
+    status = ReduceStatus(status, dec.status);
+    differs = differs || dec.data != TagWord(key, first_word + w);
+  }
+  r->status = status;
+  r->data_mismatch = status != Status::kUncorrectable && differs;
+}
+
 void BbcModel::Serve(uint32_t d, uint64_t now, const Sink& sink) {
   const Queued q = active_q_[d].front();
   active_q_[d].pop_front();
@@ -333,23 +352,7 @@ void BbcModel::Serve(uint32_t d, uint64_t now, const Sink& sink) {
   r.id = q.id;
   r.accept_cycle = q.accept;
   r.refetch = active_refetch_;
-  if (opt_.check_data) {
-    // Decode word by word in place and compare with what load wrote (no allocation per line).
-    const uint64_t key =
-        TagKey(PageTag{uint64_t{active_bp_.block} * cfg_.pages + active_bp_.page, q.slice, 0});
-    const uint64_t first_word = uint64_t{q.line} * cfg_.cl_bytes / kCodewordDataBytes;
-    const uint64_t words = cfg_.cl_bytes / kCodewordDataBytes;
-    Status status = Status::kOk;
-    bool differs = false;
-    for (uint64_t w = 0; w < words; ++w) {
-      const uint8_t* cw = line_buf_.data() + w * kCodewordBytes;
-      const SecdedWord dec = SecdedDecode(LoadWord(cw, 0), cw[kCodewordDataBytes]);
-      status = ReduceStatus(status, dec.status);
-      differs = differs || dec.data != TagWord(key, first_word + w);
-    }
-    r.status = status;
-    r.data_mismatch = status != Status::kUncorrectable && differs;
-  }
+  if (opt_.check_data) CheckLine(q, &r);
   // One line slot on the response lanes (lanes lines a cycle), after the die I/O delivered it.
   link_slot_ = std::max(link_slot_, io_end * cfg_.lanes);
   r.cycle = LaneCycle(link_slot_) + 1;
@@ -362,19 +365,24 @@ void BbcModel::Serve(uint32_t d, uint64_t now, const Sink& sink) {
 
 // --- Accept ---------------------------------------------------------------------------------
 
+// An out-of-range or unloaded address: answered at once with its error, never the NAND.
+void BbcModel::Reject(const BbcRequest& req, uint64_t at, const Sink& sink) {
+  BbcResponse r;
+  r.id = req.id;
+  r.accept_cycle = at;
+  r.cycle = at + 1;
+  r.status = *AddressError(cfg_, loaded_, req.address);
+  CountResponse(stats_, r);
+  sink(r);
+}
+
 void BbcModel::Accept(const BbcRequest& req, uint64_t at, const Sink& sink) {
   ++stats_.requests;
   if (stats_.requests == 1) stats_.first_cycle = at;
   port_.Take(at);
   const LineAddr la = Decode(req.address);
   if (req.address >= cfg_.stack_bytes || la.burst >= loaded_) {  // AddressError's two cases
-    BbcResponse r;
-    r.id = req.id;
-    r.accept_cycle = at;
-    r.cycle = at + 1;
-    r.status = *AddressError(cfg_, loaded_, req.address);
-    CountResponse(stats_, r);
-    sink(r);
+    Reject(req, at, sink);
     return;
   }
   const uint64_t burst = la.burst;

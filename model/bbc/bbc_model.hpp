@@ -186,6 +186,7 @@ class BbcModel {
   };
 
   void Accept(const BbcRequest& r, uint64_t at, const Sink& sink);
+  void Reject(const BbcRequest& r, uint64_t at, const Sink& sink);  // Accept's address errors
   void Enqueue(uint64_t burst, uint32_t die, const Queued& q);  // die: DieOf(q.slice)
   std::optional<uint64_t> Pick(uint64_t now);  // freshens by_count_ first
   void FreshenCounts();
@@ -203,6 +204,7 @@ class BbcModel {
   uint64_t ServeTime(uint32_t die) const;  // from the die's state now; kNever if nothing queued
   void NoteNext();                         // NEXT changed: cache its oldest waiting request
   void Serve(uint32_t die, uint64_t now, const Sink& sink);
+  void CheckLine(const Queued& q, BbcResponse* r) const;  // Serve's data check
   bool NoteFetch(uint64_t burst);  // returns whether it is a re-fetch
   // Address arithmetic of every request: shifts and masks when the config's sizes are powers of
   // two (every shipped config), the divisions of DecodeLine otherwise; the same results.
