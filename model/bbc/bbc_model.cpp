@@ -39,6 +39,19 @@ BbcModel::BbcModel(const Config& cfg, const BbcOptions& options) : cfg_(cfg), op
           : opt_.hold_cycles ? opt_.hold_cycles : std::max<uint64_t>(1, cfg_.burst_period_cycles / 4);
   crq_cap_ = opt_.crq_entries ? opt_.crq_entries : cfg_.crq_entries;
   die_queued_.assign(cfg_.dies, 0);
+  auto pow2 = [](uint64_t v) { return v != 0 && (v & (v - 1)) == 0; };
+  auto log2 = [](uint64_t v) {
+    uint32_t n = 0;
+    while (v > 1) v >>= 1, ++n;
+    return n;
+  };
+  pow2_ = pow2(cfg_.burst_bytes) && pow2(cfg_.page_bytes) && pow2(cfg_.cl_bytes) &&
+          pow2(cfg_.planes) && pow2(cfg_.lanes);
+  burst_shift_ = log2(cfg_.burst_bytes);
+  page_shift_ = log2(cfg_.page_bytes);
+  cl_shift_ = log2(cfg_.cl_bytes);
+  plane_shift_ = log2(cfg_.planes);
+  lane_shift_ = log2(cfg_.lanes);
   port_ = PortAcceptor(cfg_.lanes);
   if (crq_cap_ == 0) throw std::invalid_argument("bbc: a cache request queue of 0 entries");
   for (uint32_t d = 0; d < cfg_.dies; ++d) dies_.emplace_back(cfg_, d, opt_.seed, opt_.nand);
@@ -46,9 +59,21 @@ BbcModel::BbcModel(const Config& cfg, const BbcOptions& options) : cfg_(cfg), op
   for (uint32_t p = 0; p < cfg_.planes; ++p) all_planes_.push_back(p);
   active_q_.resize(cfg_.dies);
   cache_ready_.assign(cfg_.dies, 0);
-  serve_at_.assign(cfg_.dies, kNever);
+  while (serve_leaves_ < cfg_.dies) serve_leaves_ *= 4;
+  serve_inner_ = (serve_leaves_ - 1) / 3;
+  serve_t_.assign(serve_inner_ + serve_leaves_, kNever);  // the padding dies never serve
+  serve_d_.assign(serve_inner_ + serve_leaves_, 0);
+  for (uint32_t d = 0; d < serve_leaves_; ++d) serve_d_[serve_inner_ + d] = d;
+  RebuildServeMin();
   ever_fetched_.assign(loaded_, 0);
   line_buf_.resize(cfg_.cl_image_bytes);
+}
+
+LineAddr BbcModel::Decode(uint64_t address) const {
+  if (!pow2_) return DecodeLine(cfg_, address);
+  const uint64_t in_burst = address & (cfg_.burst_bytes - 1);
+  return {address >> burst_shift_, static_cast<uint32_t>(in_burst >> page_shift_),
+          static_cast<uint32_t>((in_burst & (cfg_.page_bytes - 1)) >> cl_shift_)};
 }
 
 BlockPage BbcModel::PhysicalOf(uint64_t burst) const {
@@ -74,45 +99,83 @@ std::vector<PlaneBlock> BbcModel::Stripe(uint64_t burst, uint32_t* page) const {
 void BbcModel::Index(uint64_t burst, const Waiting& w) {
   by_age_.insert({w.oldest_seq, burst});
   if (opt_.policy != BbcPolicy::kFcfs) {
-    by_count_.insert({~uint64_t{w.reqs.size()}, w.oldest_seq, burst});
+    by_count_.insert({~w.indexed_count, w.oldest_seq, burst});
   }
 }
 
 void BbcModel::Unindex(uint64_t burst, const Waiting& w) {
   by_age_.erase({w.oldest_seq, burst});
-  by_count_.erase({~uint64_t{w.reqs.size()}, w.oldest_seq, burst});
+  by_count_.erase({~w.indexed_count, w.oldest_seq, burst});
 }
 
-void BbcModel::Enqueue(uint64_t burst, const Queued& q) {
+// by_count_ as if every request had moved its burst's node at once (the order Pick reads).
+void BbcModel::FreshenCounts() {
+  for (const uint64_t burst : stale_) {
+    const auto it = waiting_.find(burst);
+    if (it == waiting_.end() || !it->second.stale) continue;  // activated since, or listed twice
+    Waiting& w = it->second;
+    auto node = by_count_.extract({~w.indexed_count, w.oldest_seq, burst});
+    w.indexed_count = w.count;
+    std::get<0>(node.value()) = ~w.indexed_count;
+    by_count_.insert(std::move(node));
+    w.stale = false;
+  }
+  stale_.clear();
+}
+
+BbcModel::Waiting& BbcModel::FindWaiting(uint64_t burst) {
+  const auto [it, inserted] = waiting_.try_emplace(burst);
+  if (inserted) {
+    if (spare_by_die_.empty()) {
+      it->second.by_die.resize(cfg_.dies);
+    } else {
+      it->second.by_die = std::move(spare_by_die_.back());
+      spare_by_die_.pop_back();
+    }
+  }
+  last_waiting_burst_ = burst;
+  last_waiting_ = &it->second;
+  return it->second;
+}
+
+void BbcModel::EraseWaiting(std::unordered_map<uint64_t, Waiting>::iterator it) {
+  if (last_waiting_ == &it->second) last_waiting_ = nullptr;
+  for (auto& v : it->second.by_die) v.clear();
+  spare_by_die_.push_back(std::move(it->second.by_die));
+  waiting_.erase(it);
+}
+
+inline void BbcModel::Enqueue(uint64_t burst, uint32_t d, const Queued& q) {
   if (active_ && *active_ == burst) {
-    const uint32_t d = q.slice / cfg_.planes;
     active_q_[d].push_back(q);
     ++active_queued_;
     active_last_arrival_ = std::max(active_last_arrival_, q.accept);
-    if (active_q_[d].size() == 1) serve_at_[d] = ServeTime(d);
+    if (active_q_[d].size() == 1) SetServeAt(d, ServeTime(d));
     return;
   }
-  Waiting& w = waiting_[burst];
-  if (w.reqs.empty()) {
+  Waiting& w = WaitingOf(burst);
+  w.by_die[d].push_back(q);
+  w.latest_accept = std::max(w.latest_accept, q.accept);
+  if (w.count++ == 0) {
     w.oldest_seq = q.seq;
     w.oldest_accept = q.accept;
+    w.latest_accept = q.accept;
     if (next_ && *next_ == burst) next_oldest_accept_ = q.accept;
-    w.reqs.push_back(q);
+    w.indexed_count = 1;
     Index(burst, w);
     return;
   }
-  // One more request: the age order is unchanged; the count order moves the burst's node (no
-  // allocation per request).
-  if (opt_.policy != BbcPolicy::kFcfs) {
-    auto node = by_count_.extract({~uint64_t{w.reqs.size()}, w.oldest_seq, burst});
-    std::get<0>(node.value()) = ~uint64_t{w.reqs.size() + 1};
-    by_count_.insert(std::move(node));
+  // One more request: the age order is unchanged; the count order is re-keyed before it is
+  // next read (FreshenCounts).
+  if (opt_.policy != BbcPolicy::kFcfs && !w.stale) {
+    w.stale = true;
+    stale_.push_back(burst);
   }
-  w.reqs.push_back(q);
 }
 
 // The next burst to sense: not resident, with queued requests, by policy.
-std::optional<uint64_t> BbcModel::Pick(uint64_t now) const {
+std::optional<uint64_t> BbcModel::Pick(uint64_t now) {
+  if (!stale_.empty()) FreshenCounts();
   auto resident = [&](uint64_t b) { return (active_ && *active_ == b) || (next_ && *next_ == b); };
   for (const auto& [seq, b] : by_age_) {
     if (resident(b)) continue;
@@ -158,14 +221,14 @@ void BbcModel::Activate(uint64_t burst, bool refetch) {
   active_last_arrival_ = 0;
   auto it = waiting_.find(burst);
   if (it == waiting_.end()) return;
-  Unindex(burst, it->second);
-  for (Queued& q : it->second.reqs) {
-    q.refetch = active_refetch_;
-    active_q_[q.slice / cfg_.planes].push_back(q);
-    ++active_queued_;
-    active_last_arrival_ = std::max(active_last_arrival_, q.accept);
-  }
-  waiting_.erase(it);
+  Waiting& w = it->second;
+  Unindex(burst, w);
+  // Every die queue is empty here (Promote drained or displaced them): each takes its part
+  // whole.
+  for (uint32_t d = 0; d < cfg_.dies; ++d) active_q_[d].Append(w.by_die[d]);
+  active_queued_ += w.count;
+  active_last_arrival_ = w.latest_accept;
+  EraseWaiting(it);
 }
 
 void BbcModel::Promote(uint64_t now) {
@@ -175,7 +238,7 @@ void BbcModel::Promote(uint64_t now) {
     const uint64_t old = *active_;
     active_.reset();
     for (auto& q : active_q_) {
-      for (const Queued& r : q) Enqueue(old, r);
+      for (const Queued& r : q) Enqueue(old, DieOf(r.slice), r);
       q.clear();
     }
     active_queued_ = 0;
@@ -205,7 +268,8 @@ void BbcModel::Promote(uint64_t now) {
   next_ = pick;
   next_refetch_ = pick_refetch;
   NoteNext();
-  for (uint32_t d = 0; d < cfg_.dies; ++d) serve_at_[d] = ServeTime(d);
+  for (uint32_t d = 0; d < cfg_.dies; ++d) serve_t_[serve_inner_ + d] = ServeTime(d);
+  RebuildServeMin();
 }
 
 void BbcModel::NoteNext() {
@@ -217,9 +281,58 @@ void BbcModel::NoteNext() {
 
 // --- Serving --------------------------------------------------------------------------------
 
+// Node p of the serve tree from its four children: the first of the earliest (the lowest die on
+// a tie), chosen by conditional moves, not branches (a branch here mispredicted about twice an
+// update).
+void BbcModel::PullServeMin(uint32_t p) {
+  const uint32_t c = 4 * p + 1;
+  uint32_t win = c;
+  uint64_t t = serve_t_[c];
+  for (uint32_t j = c + 1; j < c + 4; ++j) {
+    const bool earlier = serve_t_[j] < t;
+    win = earlier ? j : win;
+    t = earlier ? serve_t_[j] : t;
+  }
+  serve_t_[p] = t;
+  serve_d_[p] = serve_d_[win];
+}
+
+void BbcModel::SetServeAt(uint32_t d, uint64_t t) {
+  uint32_t n = serve_inner_ + d;
+  serve_t_[n] = t;
+  // log4(serve_leaves_) levels, no early exit (cheaper than its test).
+  while (n > 0) {
+    n = (n - 1) / 4;
+    PullServeMin(n);
+  }
+}
+
+void BbcModel::RebuildServeMin() {
+  for (uint32_t p = serve_inner_; p-- > 0;) PullServeMin(p);
+}
+
 uint64_t BbcModel::ServeTime(uint32_t d) const {
   if (active_q_[d].empty()) return kNever;
   return std::max({cache_ready_[d], dies_[d].IoBusyUntil(), active_q_[d].front().accept + 1});
+}
+
+// Decodes the line DataOut left in line_buf_ word by word in place and compares it with what
+// load wrote (no allocation per line): the response's status and data_mismatch.
+void BbcModel::CheckLine(const Queued& q, BbcResponse* r) const {
+  const uint64_t key =
+      TagKey(PageTag{uint64_t{active_bp_.block} * cfg_.pages + active_bp_.page, q.slice, 0});
+  const uint64_t first_word = uint64_t{q.line} * cfg_.cl_bytes / kCodewordDataBytes;
+  const uint64_t words = cfg_.cl_bytes / kCodewordDataBytes;
+  Status status = Status::kOk;
+  bool differs = false;
+  for (uint64_t w = 0; w < words; ++w) {
+    const uint8_t* cw = line_buf_.data() + w * kCodewordBytes;
+    const SecdedWord dec = SecdedDecode(LoadWord(cw, 0), cw[kCodewordDataBytes]);
+    status = ReduceStatus(status, dec.status);
+    differs = differs || dec.data != TagWord(key, first_word + w);
+  }
+  r->status = status;
+  r->data_mismatch = status != Status::kUncorrectable && differs;
 }
 
 void BbcModel::Serve(uint32_t d, uint64_t now, const Sink& sink) {
@@ -228,37 +341,21 @@ void BbcModel::Serve(uint32_t d, uint64_t now, const Sink& sink) {
   --active_queued_;
   --queued_;
   --die_queued_[d];
-  const uint32_t plane = q.slice % cfg_.planes;
+  const uint32_t plane = q.slice - d * static_cast<uint32_t>(cfg_.planes);
   const uint32_t offset = static_cast<uint32_t>(q.line * cfg_.cl_image_bytes);
   uint8_t* out = opt_.check_data ? line_buf_.data() : nullptr;
   const uint64_t io_end =
       dies_[d].DataOut(plane, offset, static_cast<uint32_t>(cfg_.cl_image_bytes), now, out);
-  serve_at_[d] = ServeTime(d);  // the next line of this die, once this data-out frees its I/O
+  SetServeAt(d, ServeTime(d));  // the next line of this die, once this data-out frees its I/O
   io_busy_max_ = std::max(io_busy_max_, io_end);
   BbcResponse r;
   r.id = q.id;
   r.accept_cycle = q.accept;
-  r.refetch = q.refetch;
-  if (opt_.check_data) {
-    // Decode word by word in place and compare with what load wrote (no allocation per line).
-    const uint64_t key =
-        TagKey(PageTag{uint64_t{active_bp_.block} * cfg_.pages + active_bp_.page, q.slice, 0});
-    const uint64_t first_word = uint64_t{q.line} * cfg_.cl_bytes / kCodewordDataBytes;
-    const uint64_t words = cfg_.cl_bytes / kCodewordDataBytes;
-    Status status = Status::kOk;
-    bool differs = false;
-    for (uint64_t w = 0; w < words; ++w) {
-      const uint8_t* cw = line_buf_.data() + w * kCodewordBytes;
-      const SecdedWord dec = SecdedDecode(LoadWord(cw, 0), cw[kCodewordDataBytes]);
-      status = ReduceStatus(status, dec.status);
-      differs = differs || dec.data != TagWord(key, first_word + w);
-    }
-    r.status = status;
-    r.data_mismatch = status != Status::kUncorrectable && differs;
-  }
+  r.refetch = active_refetch_;
+  if (opt_.check_data) CheckLine(q, &r);
   // One line slot on the response lanes (lanes lines a cycle), after the die I/O delivered it.
   link_slot_ = std::max(link_slot_, io_end * cfg_.lanes);
-  r.cycle = link_slot_ / cfg_.lanes + 1;
+  r.cycle = LaneCycle(link_slot_) + 1;
   ++link_slot_;
   ++stats_.link_busy_slots;
   stats_.useful_bytes += cfg_.cl_bytes;
@@ -268,21 +365,26 @@ void BbcModel::Serve(uint32_t d, uint64_t now, const Sink& sink) {
 
 // --- Accept ---------------------------------------------------------------------------------
 
+// An out-of-range or unloaded address: answered at once with its error, never the NAND.
+void BbcModel::Reject(const BbcRequest& req, uint64_t at, const Sink& sink) {
+  BbcResponse r;
+  r.id = req.id;
+  r.accept_cycle = at;
+  r.cycle = at + 1;
+  r.status = *AddressError(cfg_, loaded_, req.address);
+  CountResponse(stats_, r);
+  sink(r);
+}
+
 void BbcModel::Accept(const BbcRequest& req, uint64_t at, const Sink& sink) {
   ++stats_.requests;
   if (stats_.requests == 1) stats_.first_cycle = at;
   port_.Take(at);
-  if (const auto error = AddressError(cfg_, loaded_, req.address)) {
-    BbcResponse r;
-    r.id = req.id;
-    r.accept_cycle = at;
-    r.cycle = at + 1;
-    r.status = *error;
-    CountResponse(stats_, r);
-    sink(r);
+  const LineAddr la = Decode(req.address);
+  if (req.address >= cfg_.stack_bytes || la.burst >= loaded_) {  // AddressError's two cases
+    Reject(req, at, sink);
     return;
   }
-  const LineAddr la = DecodeLine(cfg_, req.address);
   const uint64_t burst = la.burst;
   Queued q;
   q.id = req.id;
@@ -291,14 +393,13 @@ void BbcModel::Accept(const BbcRequest& req, uint64_t at, const Sink& sink) {
   q.slice = la.slice;
   q.line = la.line;
   const bool hit = (active_ && *active_ == burst) || (next_ && *next_ == burst);
-  // Requests for NEXT and for bursts not resident get their flag when the burst is activated.
-  q.refetch = active_ && *active_ == burst && active_refetch_;
   stats_.hits += hit;
   ++queued_;
   stats_.queue_high_water = std::max(stats_.queue_high_water, queued_);
-  const uint64_t on_die = ++die_queued_[la.slice / cfg_.planes];
+  const uint32_t die = DieOf(la.slice);
+  const uint64_t on_die = ++die_queued_[die];
   stats_.die_queue_high_water = std::max(stats_.die_queue_high_water, on_die);
-  Enqueue(burst, q);
+  Enqueue(burst, die, q);
   // ACTIVE never has a waiting entry (its requests go to the per-die queues); NEXT may.
   const uint64_t in_flight = waiting_.size() + (active_ ? 1 : 0) +
                              (next_ && next_oldest_accept_ == kNever ? 1 : 0);
@@ -338,6 +439,25 @@ void BbcModel::Run(const PolledSource& source, const Sink& sink) {
   for (const auto& die : dies_) io_busy_max_ = std::max(io_busy_max_, die.IoBusyUntil());
   for (;;) {
     if (next.kind == Kind::kWait && answered) next = ask();  // a response may free an SM
+    // Every other kind of event is due at `now` or later, and serving goes first at a cycle: a
+    // die due now is served without working out the others.
+    if (active_queued_ != 0 && serve_t_[0] <= now) {
+      now = serve_t_[0];
+      Serve(serve_d_[0], now, deliver);
+      continue;
+    }
+    // Likewise a request the port takes now, when NEXT is set (no read to issue) and cannot be
+    // promoted before a later cycle (its sense or a die's I/O is still busy): with no die due now
+    // and no source waiting (the source gave a request), the comparison below would pick the
+    // accept.
+    if (next.kind == Kind::kRequest && next_ && queued_ < crq_cap_ &&
+        std::max(next_sensed_at_, io_busy_max_) > now &&
+        port_.Earliest(std::max({next.request.cycle, last_accept, now})) == now) {
+      last_accept = now;
+      Accept(next.request, now, deliver);
+      next = ask();
+      continue;
+    }
     // Earliest time of each kind of event, from the state as it is now.
     uint64_t t_accept = kNever;
     if (next.kind == Kind::kRequest && queued_ < crq_cap_) {
@@ -350,13 +470,9 @@ void BbcModel::Run(const PolledSource& source, const Sink& sink) {
     uint64_t t_serve = kNever;
     uint32_t serve_die = 0;
     if (active_queued_ != 0) {
-      for (uint32_t d = 0; d < cfg_.dies; ++d) {
-        const uint64_t t = serve_at_[d];
-        if (t < t_serve) {
-          t_serve = t;
-          serve_die = d;
-        }
-      }
+      // The first die with the earliest serve time: the tree's root.
+      serve_die = serve_d_[0];
+      t_serve = serve_t_[0];
     }
     uint64_t t_read = kNever;
     if (!next_ && Pick(now)) {

@@ -15,7 +15,6 @@
 // that was fetched and released before is a re-fetch.
 #pragma once
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <optional>
 #include <set>
@@ -31,6 +30,8 @@
 #include "model/nand/nand_die.hpp"
 
 namespace flint::model {
+
+struct LineAddr;  // stack_port.hpp
 
 enum class BbcPolicy : uint8_t {
   kFcfs,         // the paper: the burst of the oldest queued request
@@ -141,19 +142,76 @@ class BbcModel {
   BlockPage PhysicalOf(uint64_t burst) const;
 
  private:
+  // A queued request. Its re-fetch flag is ACTIVE's (active_refetch_), known when it is served:
+  // every request in the per-die queues belongs to ACTIVE.
   struct Queued {
     uint64_t id, accept, seq;
     uint32_t slice, line;  // slice of the burst, cache line within the page
-    bool refetch;
   };
   struct Waiting {  // requests of one non-active burst
-    std::vector<Queued> reqs;
-    uint64_t oldest_seq = 0, oldest_accept = 0;
+    // Per die, in arrival order: the per-die queues ACTIVE is served from, taken whole when the
+    // burst is activated (no copy per request).
+    std::vector<std::vector<Queued>> by_die;
+    uint64_t count = 0;  // requests over by_die
+    uint64_t oldest_seq = 0, oldest_accept = 0, latest_accept = 0;
+    // by_count_ holds this burst under ~indexed_count; `stale` (listed in stale_) when count has
+    // grown since: re-keyed in FreshenCounts() before by_count_ is read, so a request costs no
+    // tree update.
+    uint64_t indexed_count = 0;
+    bool stale = false;
+  };
+  // A FIFO of one die's ACTIVE requests: a vector read from `head`, its storage kept from burst
+  // to burst (no allocation per request, as a std::deque has per block).
+  class DieQueue {
+   public:
+    bool empty() const { return head_ == v_.size(); }
+    size_t size() const { return v_.size() - head_; }
+    const Queued& front() const { return v_[head_]; }
+    void push_back(const Queued& q) { v_.push_back(q); }
+    void pop_front() {
+      if (++head_ == v_.size()) {
+        clear();
+      } else if (head_ >= 1024 && head_ * 2 >= v_.size()) {  // a queue that never drains
+        v_.erase(v_.begin(), v_.begin() + static_cast<std::ptrdiff_t>(head_));
+        head_ = 0;
+      }
+    }
+    void clear() {
+      v_.clear();
+      head_ = 0;
+    }
+    // Appends `v`'s requests and leaves `v` empty: an empty queue (as at every activation)
+    // swaps storage with it instead of copying.
+    void Append(std::vector<Queued>& v) {
+      if (empty()) {
+        v_.swap(v);
+        head_ = 0;
+      } else {
+        v_.insert(v_.end(), v.begin(), v.end());
+      }
+      v.clear();
+    }
+    std::vector<Queued>::const_iterator begin() const {
+      return v_.begin() + static_cast<std::ptrdiff_t>(head_);
+    }
+    std::vector<Queued>::const_iterator end() const { return v_.end(); }
+
+   private:
+    std::vector<Queued> v_;
+    size_t head_ = 0;
   };
 
   void Accept(const BbcRequest& r, uint64_t at, const Sink& sink);
-  void Enqueue(uint64_t burst, const Queued& q);
-  std::optional<uint64_t> Pick(uint64_t now) const;
+  void Reject(const BbcRequest& r, uint64_t at, const Sink& sink);  // Accept's address errors
+  void Enqueue(uint64_t burst, uint32_t die, const Queued& q);  // die: DieOf(q.slice)
+  std::optional<uint64_t> Pick(uint64_t now);  // freshens by_count_ first
+  void FreshenCounts();
+  Waiting& WaitingOf(uint64_t burst) {  // creates an empty entry if there is none
+    if (last_waiting_ != nullptr && last_waiting_burst_ == burst) return *last_waiting_;
+    return FindWaiting(burst);
+  }
+  Waiting& FindWaiting(uint64_t burst);
+  void EraseWaiting(std::unordered_map<uint64_t, Waiting>::iterator it);
   void Unindex(uint64_t burst, const Waiting& w);
   void Index(uint64_t burst, const Waiting& w);
   void IssueRead(uint64_t burst, uint64_t now);
@@ -162,11 +220,23 @@ class BbcModel {
   uint64_t ServeTime(uint32_t die) const;  // from the die's state now; kNever if nothing queued
   void NoteNext();                         // NEXT changed: cache its oldest waiting request
   void Serve(uint32_t die, uint64_t now, const Sink& sink);
+  void CheckLine(const Queued& q, BbcResponse* r) const;  // Serve's data check
   bool NoteFetch(uint64_t burst);  // returns whether it is a re-fetch
+  // Address arithmetic of every request: shifts and masks when the config's sizes are powers of
+  // two (every shipped config), the divisions of DecodeLine otherwise; the same results.
+  LineAddr Decode(uint64_t address) const;
+  uint32_t DieOf(uint32_t slice) const {
+    return pow2_ ? slice >> plane_shift_ : static_cast<uint32_t>(slice / cfg_.planes);
+  }
+  uint64_t LaneCycle(uint64_t slot) const {
+    return pow2_ ? slot >> lane_shift_ : slot / cfg_.lanes;
+  }
   std::vector<PlaneBlock> Stripe(uint64_t burst, uint32_t* page) const;
 
   Config cfg_;
   BbcOptions opt_;
+  bool pow2_ = false;  // burst_bytes, page_bytes, cl_bytes, planes and lanes are powers of two
+  uint32_t burst_shift_ = 0, page_shift_ = 0, cl_shift_ = 0, plane_shift_ = 0, lane_shift_ = 0;
   uint64_t loaded_ = 0, live_blocks_ = 0, age_cap_ = 0, crq_cap_ = 0, hold_ = 0;
   uint64_t active_last_arrival_ = 0;
   std::vector<NandDie> dies_;
@@ -175,7 +245,14 @@ class BbcModel {
   std::unordered_map<uint64_t, Waiting> waiting_;  // bursts other than ACTIVE with requests
   std::set<std::pair<uint64_t, uint64_t>> by_age_;                   // (oldest seq, burst)
   std::set<std::tuple<uint64_t, uint64_t, uint64_t>> by_count_;     // (~count, oldest seq, burst)
-  std::vector<std::deque<Queued>> active_q_;                        // per die, ACTIVE's requests
+  std::vector<DieQueue> active_q_;                                  // per die, ACTIVE's requests
+  std::vector<uint64_t> stale_;           // bursts whose by_count_ key is behind (Waiting::stale)
+  // Emptied Waiting::by_die, their storage reused.
+  std::vector<std::vector<std::vector<Queued>>> spare_by_die_;
+  // The last burst WaitingOf() returned (unordered_map nodes do not move): a run of requests
+  // for one burst costs one hash lookup. Reset when its entry is erased.
+  uint64_t last_waiting_burst_ = 0;
+  Waiting* last_waiting_ = nullptr;
   uint64_t active_queued_ = 0;
 
   std::optional<uint64_t> active_, next_;
@@ -183,9 +260,18 @@ class BbcModel {
   uint64_t next_sensed_at_ = 0;  // NEXT sensed into the page buffers of every die (the latest)
   uint64_t io_busy_max_ = 0;     // the latest I/O busy-until over the dies
   std::vector<uint64_t> cache_ready_;     // per die, ACTIVE's data readable from
-  // Per die, ServeTime() as of the last change to its queue, cache buffer or I/O: the event
-  // loop reads these instead of recomputing every die at every event.
-  std::vector<uint64_t> serve_at_;
+  // Per die, ServeTime() as of the last change to its queue, cache buffer or I/O, in a
+  // four-way tournament tree so the event loop finds the next die to serve in O(1) (not a scan of
+  // every die at every event) and a change costs O(log4 dies): node p (children 4p+1..4p+4)
+  // holds the smallest (time, die) under it, the root node 0, die d's own time at leaf
+  // serve_inner_ + d (padding leaves: kNever). Ties go to the lower die, as a scan from die 0.
+  std::vector<uint64_t> serve_t_;
+  std::vector<uint32_t> serve_d_;
+  uint32_t serve_leaves_ = 4;  // a power of four >= dies
+  uint32_t serve_inner_ = 1;   // nodes above the leaves: (serve_leaves_ - 1) / 3
+  void SetServeAt(uint32_t die, uint64_t t);
+  void PullServeMin(uint32_t node);
+  void RebuildServeMin();
   // The oldest accept cycle among NEXT's waiting requests (~0 if none): the age-cap promotion.
   uint64_t next_oldest_accept_ = ~uint64_t{0};
   std::vector<uint8_t> ever_fetched_;     // per burst: fetched before (so a new fetch is a re-fetch)

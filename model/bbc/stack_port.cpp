@@ -39,11 +39,4 @@ std::optional<Status> AddressError(const Config& cfg, uint64_t loaded_bursts, ui
   return std::nullopt;
 }
 
-void CountResponse(BbcStats& stats, const BbcResponse& r) {
-  ++stats.responses;
-  ++stats.status_counts[static_cast<unsigned>(r.status)];
-  stats.data_mismatches += r.data_mismatch;
-  stats.last_cycle = std::max(stats.last_cycle, r.cycle);
-}
-
 }  // namespace flint::model

@@ -2,6 +2,7 @@
 // with its physical position, the decode of a request's address, the error answer for an
 // out-of-range or unloaded address (the port's LANES-a-cycle acceptance: port_acceptor.hpp).
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -30,8 +31,13 @@ LineAddr DecodeLine(const Config& cfg, uint64_t address);
 // OUT_OF_RANGE past the stack, NOT_LOADED past the loaded bursts, nothing for a good address.
 std::optional<Status> AddressError(const Config& cfg, uint64_t loaded_bursts, uint64_t address);
 
-// Counts a response into the statistics every engine reports.
-void CountResponse(BbcStats& stats, const BbcResponse& r);
+// Counts a response into the statistics every engine reports (inline: once a response).
+inline void CountResponse(BbcStats& stats, const BbcResponse& r) {
+  ++stats.responses;
+  ++stats.status_counts[static_cast<unsigned>(r.status)];
+  stats.data_mismatches += r.data_mismatch;
+  stats.last_cycle = std::max(stats.last_cycle, r.cycle);
+}
 
 
 }  // namespace flint::model

@@ -76,18 +76,14 @@ void NandDie::Throw(NandErrorCode code, NandCmd cmd, int64_t plane, int64_t bloc
   throw NandError(code, die_index_, cmd, plane, block, page, now, what);
 }
 
-void NandDie::CheckTime(NandCmd cmd, uint64_t now) const {
-  if (now < last_cmd_cycle_) {
-    Throw(NandErrorCode::kTimeReversal, cmd, -1, -1, -1, now,
-          "issued before the previous command (cycle " + Str(last_cmd_cycle_) + ")");
-  }
+void NandDie::ThrowTimeReversal(NandCmd cmd, uint64_t now) const {
+  Throw(NandErrorCode::kTimeReversal, cmd, -1, -1, -1, now,
+        "issued before the previous command (cycle " + Str(last_cmd_cycle_) + ")");
 }
 
-void NandDie::CheckPlane(NandCmd cmd, uint32_t plane, uint64_t now) const {
-  if (plane >= cfg_.phys_planes) {
-    Throw(NandErrorCode::kOutOfRange, cmd, plane, -1, -1, now,
-          "plane outside 0.." + Str(cfg_.phys_planes - 1));
-  }
+void NandDie::ThrowPlaneRange(NandCmd cmd, uint32_t plane, uint64_t now) const {
+  Throw(NandErrorCode::kOutOfRange, cmd, plane, -1, -1, now,
+        "plane outside 0.." + Str(cfg_.phys_planes - 1));
 }
 
 void NandDie::CheckBlock(NandCmd cmd, uint32_t plane, uint32_t block, uint64_t now) const {
@@ -254,8 +250,8 @@ CacheMove NandDie::CacheEnd(const std::vector<uint32_t>& planes, uint64_t now) {
   return CacheMove{moved, moved};
 }
 
-uint64_t NandDie::DataOut(uint32_t plane, uint32_t offset, uint32_t nbytes, uint64_t now,
-                          uint8_t* out) {
+// DataOut's checks in order, each throwing its own error: called only when one fails.
+void NandDie::ThrowDataOut(uint32_t plane, uint32_t offset, uint32_t nbytes, uint64_t now) const {
   const NandCmd cmd = NandCmd::kDataOut;
   CheckTime(cmd, now);
   CheckPlane(cmd, plane, now);
@@ -265,7 +261,7 @@ uint64_t NandDie::DataOut(uint32_t plane, uint32_t offset, uint32_t nbytes, uint
           "image bytes " + Str(offset) + ".." + Str(uint64_t{offset} + nbytes - 1) +
               " outside the page image (0.." + Str(image_bytes_ - 1) + ")");
   }
-  PlaneState& ps = planes_[plane];
+  const PlaneState& ps = planes_[plane];
   if (!ps.cache_valid) {
     Throw(NandErrorCode::kCacheEmpty, cmd, plane, -1, -1, now,
           "cache buffer holds no sensed page (CacheRead or CacheEnd first)");
@@ -279,26 +275,29 @@ uint64_t NandDie::DataOut(uint32_t plane, uint32_t offset, uint32_t nbytes, uint
     Throw(NandErrorCode::kIoBusy, cmd, plane, blk, pg, now,
           "die I/O busy until cycle " + Str(io_busy_until_));
   }
-  last_cmd_cycle_ = now;
-  if (out != nullptr) {
-    MaterialiseImage(cfg_, ps.cache_buf.image, spare_fn_, offset, nbytes, out);
-    if (ps.cache_buf.flip_count > 0) {
-      if (!ps.positions_ready) {
-        ErrorModel::DrawPositions(ps.cache_buf.position_key, ps.cache_buf.flip_count, page_bits_,
-                                  &ps.cache_positions);
-        ps.positions_ready = true;
-      }
-      const uint64_t lo = uint64_t{offset} * 8, hi = (uint64_t{offset} + nbytes) * 8;
-      for (uint32_t bit : ps.cache_positions) {
-        if (bit >= lo && bit < hi) out[bit / 8 - offset] ^= static_cast<uint8_t>(1u << (bit % 8));
-      }
+  Throw(NandErrorCode::kBadArgument, NandCmd::kDataOut, plane, -1, -1, now, "no check failed");
+}
+
+// DataOut's bytes: the cache buffer's image with this sense's bit errors (apart from DataOut, so
+// that its timing-only path stays short).
+void NandDie::ReadOut(PlaneState& ps, uint32_t offset, uint32_t nbytes, uint8_t* out) {
+  MaterialiseImage(cfg_, ps.cache_buf.image, spare_fn_, offset, nbytes, out);
+  if (ps.cache_buf.flip_count > 0) {
+    if (!ps.positions_ready) {
+      ErrorModel::DrawPositions(ps.cache_buf.position_key, ps.cache_buf.flip_count, page_bits_,
+                                &ps.cache_positions);
+      ps.positions_ready = true;
+    }
+    const uint64_t lo = uint64_t{offset} * 8, hi = (uint64_t{offset} + nbytes) * 8;
+    for (uint32_t bit : ps.cache_positions) {
+      if (bit >= lo && bit < hi) out[bit / 8 - offset] ^= static_cast<uint8_t>(1u << (bit % 8));
     }
   }
-  io_busy_until_ = now + CeilDiv(nbytes, cfg_.die_io_bytes_per_cycle);
-  io_plane_ = plane;
-  ++counters_.data_out_cmds;
-  counters_.out_bytes += nbytes;
-  return io_busy_until_;
+}
+
+void NandDie::SetOutBytes(uint32_t nbytes) {
+  out_nbytes_ = nbytes;
+  out_cycles_ = CeilDiv(nbytes, cfg_.die_io_bytes_per_cycle);
 }
 
 std::vector<uint8_t> NandDie::DataOutBytes(uint32_t plane, uint32_t offset, uint32_t nbytes,

@@ -58,7 +58,22 @@ class NandDie {
   // [k * cl_image_bytes, +cl_image_bytes), its data and check bytes), with this sense's raw bit
   // errors applied. `out` may be null: timing and
   // counters only (the simulator at paper scale). Returns the cycle the I/O is free again.
-  uint64_t DataOut(uint32_t plane, uint32_t offset, uint32_t nbytes, uint64_t now, uint8_t* out);
+  // Inline: the BBC model calls it once a cache line. Every check of ThrowDataOut at once.
+  uint64_t DataOut(uint32_t plane, uint32_t offset, uint32_t nbytes, uint64_t now, uint8_t* out) {
+    if (now < last_cmd_cycle_ || plane >= cfg_.phys_planes || nbytes == 0 ||
+        static_cast<uint64_t>(offset) + nbytes > image_bytes_ || !planes_[plane].cache_valid ||
+        now < planes_[plane].cache_ready_at || now < io_busy_until_) {
+      ThrowDataOut(plane, offset, nbytes, now);
+    }
+    last_cmd_cycle_ = now;
+    if (out != nullptr) ReadOut(planes_[plane], offset, nbytes, out);
+    if (nbytes != out_nbytes_) SetOutBytes(nbytes);
+    io_busy_until_ = now + out_cycles_;
+    io_plane_ = plane;
+    ++counters_.data_out_cmds;
+    counters_.out_bytes += nbytes;
+    return io_busy_until_;
+  }
   std::vector<uint8_t> DataOutBytes(uint32_t plane, uint32_t offset, uint32_t nbytes, uint64_t now);
   // Program the next page of a block (pages go in order) with the content of `tag`.
   OpResult ProgramTagged(const PageAddr& addr, const PageTag& tag, uint64_t now);
@@ -153,8 +168,18 @@ class NandDie {
 
   [[noreturn]] void Throw(NandErrorCode code, NandCmd cmd, int64_t plane, int64_t block,
                           int64_t page, uint64_t now, const std::string& what) const;
-  void CheckTime(NandCmd cmd, uint64_t now) const;
-  void CheckPlane(NandCmd cmd, uint32_t plane, uint64_t now) const;
+  // The checks every command makes, inline (DataOut runs once a cache line); the throws, which
+  // build the message, are out of line.
+  void CheckTime(NandCmd cmd, uint64_t now) const {
+    if (now < last_cmd_cycle_) ThrowTimeReversal(cmd, now);
+  }
+  void CheckPlane(NandCmd cmd, uint32_t plane, uint64_t now) const {
+    if (plane >= cfg_.phys_planes) ThrowPlaneRange(cmd, plane, now);
+  }
+  [[noreturn]] void ThrowTimeReversal(NandCmd cmd, uint64_t now) const;
+  [[noreturn]] void ThrowPlaneRange(NandCmd cmd, uint32_t plane, uint64_t now) const;
+  [[noreturn]] void ThrowDataOut(uint32_t plane, uint32_t offset, uint32_t nbytes,
+                                 uint64_t now) const;
   void CheckBlock(NandCmd cmd, uint32_t plane, uint32_t block, uint64_t now) const;
   void CheckPage(NandCmd cmd, uint32_t plane, uint32_t block, uint32_t page, uint64_t now) const;
   // Range, duplicate and busy checks shared by Read and CacheRead.
@@ -172,6 +197,8 @@ class NandDie {
                          uint64_t now);
   // True if the next operation of kind `fault` on `b` fails (armed fault, or past P/E budget).
   bool ConsumeFailure(BlockState& b, Fault fault) const;
+  void ReadOut(PlaneState& ps, uint32_t offset, uint32_t nbytes, uint8_t* out);
+  void SetOutBytes(uint32_t nbytes);  // out_nbytes_ and its I/O cycles
   void Sense(uint32_t plane, uint32_t block, uint32_t page, uint64_t start, SensedPage* out);
   uint64_t PageKey(uint32_t plane, uint32_t block, uint32_t page) const;
 
@@ -196,6 +223,9 @@ class NandDie {
   std::vector<BlockState> blocks_;  // plane-major
   std::vector<PlaneState> planes_;
   uint64_t io_busy_until_ = 0;
+  // DataOut's I/O cycles for the last byte count asked (a line at a time: the same count).
+  uint32_t out_nbytes_ = 0;
+  uint64_t out_cycles_ = 0;
   uint32_t io_plane_ = kNoPlane;  // whose cache buffer the I/O is reading out
   uint64_t last_cmd_cycle_ = 0;
   NandCounters counters_;
