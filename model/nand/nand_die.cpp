@@ -469,6 +469,45 @@ OpResult NandDie::Erase(uint32_t plane, uint32_t block, uint64_t now) {
   return OpResult{!failed, ps.array_busy_until};
 }
 
+void NandDie::Preload(uint32_t plane, uint32_t block, bool erase,
+                      const std::vector<PageImage>& pages, uint64_t now) {
+  // Reported as the program it stands for.
+  const NandCmd cmd = NandCmd::kProgram;
+  CheckBlock(cmd, plane, block, now);
+  BlockState& b = Block(plane, block);
+  if (b.bad != BadBlock::kGood) {
+    Throw(NandErrorCode::kBadBlock, cmd, plane, block, -1, now,
+          std::string("preload of a bad block (") + std::string(ToString(b.bad)) + ")");
+  }
+  if (pages.size() > cfg_.pages) {
+    Throw(NandErrorCode::kBadArgument, cmd, plane, block, -1, now,
+          "preload of " + Str(pages.size()) + " pages into a block of " + Str(cfg_.pages));
+  }
+  if (!erase && b.content.programmed() != 0) {
+    Throw(NandErrorCode::kBadArgument, cmd, plane, block, -1, now,
+          "preload without erase of a block with " + Str(b.content.programmed()) +
+              " pages programmed");
+  }
+  if (PlaneBusy(plane, now)) {
+    Throw(NandErrorCode::kPlaneBusy, cmd, plane, block, -1, now,
+          "plane busy until cycle " + Str(PlaneReadyAt(plane)));
+  }
+  if (erase) {
+    ++b.pe;
+    b.wear = error_model_.WearFactor(b.pe);
+  }
+  b.content.Erase();
+  b.disturb = 0;
+  b.program_cycle = pages.empty() ? 0 : now;
+  for (uint32_t p = 0; p < pages.size(); ++p) {
+    if (pages[p].kind == ContentKind::kTagged && !pages[p].corrupt) {
+      b.content.ProgramTag(p, pages[p].tag);
+    } else {
+      b.content.ProgramImage(p, pages[p]);
+    }
+  }
+}
+
 NandResponse NandDie::Apply(const NandCommand& c, uint64_t now) {
   NandResponse r;
   auto single = [&]() -> const PlaneBlock& {

@@ -124,6 +124,14 @@ class NandDie {
   // Flip bits stored in a programmed page (bit i = bit i%8 of image byte i/8, so data and check
   // bytes alike), kept until erase.
   void CorruptPage(const PageAddr& addr, const std::vector<uint32_t>& bits);
+  // A simulator's shortcut for a model load (flint_top's mount, docs/top.md "Mount"): leaves
+  // the block as an erase (if `erase`) and programs of `pages` in order would, with no timing,
+  // no I/O and no command counted: pages [0, pages.size()) hold the images given (tagged or
+  // explicit bytes), the rest are erased; senses since erase 0; retention counted from `now`.
+  // Without `erase` the block must be erased already. Throws NandError for a bad block, a
+  // programmed block without `erase`, more pages than a block has, or a busy plane.
+  void Preload(uint32_t plane, uint32_t block, bool erase, const std::vector<PageImage>& pages,
+               uint64_t now);
   // Install the spare function (data word -> check byte: the ECC encoder, e.g. SecdedEncode).
   // Tagged pages compute their check bytes with the function installed when they are read out,
   // so install it before loading; ProgramBytes of data applies it at program time. An empty

@@ -405,3 +405,55 @@ TEST_CASE("nand: program data-in can be taken off the die I/O", "[nand][nand_die
   CHECK(die.ProgramTagged(PageAddr{4, 0, 0}, PageTag{}, t).pass);
   CHECK(die.IoBusyUntil() == io_done);
 }
+
+// Preload (flint_top's mount in simulation): the block as erase + programs leave it, with no
+// time passing and nothing counted; refused where the real operations would be.
+TEST_CASE("nand: preload leaves what erase and program leave, and refuses what they refuse",
+          "[nand][nand_die]") {
+  const Config& cfg = kSmallConfig;
+  NandDie loaded(cfg, 0, 1, QuietOptions());
+  NandDie preloaded(cfg, 0, 1, QuietOptions());
+  // A block programmed through the commands: erase, then three pages.
+  uint64_t t = loaded.Erase(1, 2, 0).done_at;
+  std::vector<flint::model::PageImage> pages;
+  for (uint32_t pg = 0; pg < 3; ++pg) {
+    const PageTag tag{100 + 7 * uint64_t{pg}, 5, 1};  // not consecutive: overrides
+    t = loaded.ProgramTagged(PageAddr{1, 2, pg}, tag, t).done_at;
+    flint::model::PageImage img;
+    img.kind = flint::model::ContentKind::kTagged;
+    img.tag = tag;
+    pages.push_back(img);
+  }
+  preloaded.Preload(1, 2, true, pages, 0);
+  REQUIRE(preloaded.PeCycles(1, 2) == loaded.PeCycles(1, 2));
+  REQUIRE(preloaded.WritePointer(1, 2) == 3);
+  for (uint32_t pg = 0; pg < 3; ++pg) {
+    std::vector<uint8_t> a(cfg.page_image_bytes), b(cfg.page_image_bytes);
+    flint::model::MaterialiseImage(cfg, loaded.StoredImage(PageAddr{1, 2, pg}), loaded.spare_fn(),
+                                   0, a.size(), a.data());
+    flint::model::MaterialiseImage(cfg, preloaded.StoredImage(PageAddr{1, 2, pg}),
+                                   preloaded.spare_fn(), 0, b.size(), b.data());
+    REQUIRE(a == b);
+  }
+  // Nothing ran: no busy plane, no command counted; a read of the preloaded page works at once.
+  REQUIRE_FALSE(preloaded.PlaneBusy(1, 0));
+  REQUIRE(preloaded.counters().program_cmds == 0);
+  REQUIRE(preloaded.counters().erase_cmds == 0);
+  const uint64_t sensed = preloaded.Read({{1, 2}}, 1, 0);
+  REQUIRE(sensed == cfg.t_read_cycles);
+  // Without erase: only on an erased block, and the erase count stays.
+  preloaded.Preload(0, 0, false, pages, sensed);
+  REQUIRE(preloaded.PeCycles(0, 0) == 0);
+  REQUIRE_THROWS_MATCHES(preloaded.Preload(0, 0, false, pages, sensed), NandError,
+                         HasCode(NandErrorCode::kBadArgument));
+  // More pages than a block has; a bad block; a busy plane.
+  std::vector<flint::model::PageImage> too_many(cfg.pages + 1, pages[0]);
+  REQUIRE_THROWS_MATCHES(preloaded.Preload(0, 1, true, too_many, sensed), NandError,
+                         HasCode(NandErrorCode::kBadArgument));
+  preloaded.MarkBad(0, 3);
+  REQUIRE_THROWS_MATCHES(preloaded.Preload(0, 3, true, pages, sensed), NandError,
+                         HasCode(NandErrorCode::kBadBlock));
+  const uint64_t busy = preloaded.Erase(2, 0, sensed).done_at;
+  REQUIRE_THROWS_MATCHES(preloaded.Preload(2, 1, true, pages, busy - 1), NandError,
+                         HasCode(NandErrorCode::kPlaneBusy));
+}
