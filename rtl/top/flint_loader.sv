@@ -18,6 +18,14 @@
 // results are read from the plane's fail bit once the plane is idle again; the first failure
 // stops the load with err_o and its code and address. done_o rises when every program has
 // finished; loaded_o is then n_bursts_i (zero after an error). A start while busy is ignored.
+//
+// Mount (mount_i with start_i): the dies already hold exactly what a load of n_bursts_i leaves
+// (a tester- or factory-programmed image, or a simulator's preload: docs/top.md, "Mount"). The
+// loader writes the BTT entries of bursts 0..n-1 with the same placement, one a cycle, and
+// nothing else: no erase, no data-in, no NAND command, no stream (data_ready_o stays low). Then
+// done_o as after a load, loaded_o = n and live_blocks_o as a load of n would report. Mount is
+// sound only on such an image: refresh moves pages and the relocation table is lost at power-off.
+// A mount does not clear the BTT (a load does): its entries past n must be invalid already.
 // NAND port contract (per die, shared with the refresh controller through flint_die_port): a
 // command in cycle t sees the data-in beats of cycles before t; the beat of cycle t belongs to
 // the next page.
@@ -50,6 +58,7 @@ module flint_loader #(
   input  logic                      start_i,
   input  logic [BurstBits:0]        n_bursts_i,
   input  logic                      erase_i,
+  input  logic                      mount_i,       // with start_i: the dies hold the image
   output logic                      busy_o,
   output logic                      done_o,
   output logic [BurstBits:0]        loaded_o,      // bursts in service once done (0 on error)
@@ -111,6 +120,7 @@ module flint_loader #(
   logic [BlockBits-1:0] blk_q;           // placement of burst k
   logic [PageBits-1:0] pg_q;
   logic btt_done_q;                      // burst k's BTT entry is written
+  logic mount_q;                         // this load is a mount: BTT entries only
   logic [63:0] cyc_q;
   logic err_q;
   logic [1:0] code_q;
@@ -143,13 +153,17 @@ module flint_loader #(
   // One beat a cycle: a line of the stream, or a zero line of a pad page.
   logic beat_ok, beat_go, page_end, burst_end;
   // A page's last beat waits for the previous page's Program to be issued (one pending).
-  assign beat_ok = st_q == StProg && !err_q && (j_q != '0 || cur_free) &&
+  assign beat_ok = st_q == StProg && !err_q && !mount_q && (j_q != '0 || cur_free) &&
                    (pad || btt_done_q || btt_ready_i) &&
                    !(pgm_q && 32'(j_q) == Lines - 1);
   assign beat_go = beat_ok && (pad || data_valid_i);
   assign data_ready_o = beat_ok && !pad;
   assign page_end = beat_go && 32'(j_q) == Lines - 1;
   assign burst_end = page_end && 32'(s_q) == Slices - 1;
+  // A mount moves to the next burst as soon as the BTT takes the entry.
+  logic mount_step, next_burst;
+  assign mount_step = st_q == StProg && mount_q && !err_q && btt_valid_o && btt_ready_i;
+  assign next_burst = burst_end || mount_step;
   // Held until taken (the BTT refuses only during its clear sweep, before any result).
   assign btt_valid_o = st_q == StProg && !pad && !btt_done_q;
   assign btt_idx_o = BurstBits'(k_q);
@@ -241,11 +255,11 @@ module flint_loader #(
     unique case (st_q)
       StIdle, StDone:
                if (start_i) st_d = (n_bursts_i > (BurstBits + 1)'(Bursts)) ? StDone :
-                                   (erase_i ? StErase : StProg);
+                                   (erase_i && !mount_i ? StErase : StProg);
       StErase: if (err_q && none_pending && !locating_q) st_d = StDone;
                else if (all_erased && none_pending) st_d = StProg;
       StProg:  if (err_q) st_d = StDrain;
-               else if (k_q == total_q) st_d = StDrain;
+               else if (k_q == (mount_q ? n_q : total_q)) st_d = StDrain;
       StDrain: if (none_pending && !pgm_q && !locating_q) st_d = StDone;
       default: st_d = StIdle;
     endcase
@@ -263,6 +277,7 @@ module flint_loader #(
       blk_q <= '0;
       pg_q <= '0;
       btt_done_q <= 1'b0;
+      mount_q <= 1'b0;
       cyc_q <= '0;
       err_q <= 1'b0;
       code_q <= '0;
@@ -289,6 +304,7 @@ module flint_loader #(
         blk_q <= '0;
         pg_q <= '0;
         btt_done_q <= 1'b0;
+        mount_q <= mount_i;
         cyc_q <= '0;
         eidx_q <= '0;
         err_q <= n_bursts_i > (BurstBits + 1)'(Bursts);
@@ -314,18 +330,18 @@ module flint_loader #(
       if (beat_go) begin
         j_q <= (32'(j_q) == Lines - 1) ? '0 : j_q + 1'b1;
         if (page_end) s_q <= (32'(s_q) == Slices - 1) ? '0 : s_q + 1'b1;
-        if (burst_end) begin
-          k_q <= k_q + 1'b1;
-          btt_done_q <= 1'b0;
-          if (Placement == 0) begin
-            blk_q <= BlockBits'((32'(k_q) + 1) / Pages);
-            pg_q <= PageBits'((32'(k_q) + 1) % Pages);
-          end else if (32'(blk_q) + 1 == 32'(live_q)) begin
-            blk_q <= '0;
-            pg_q <= pg_q + 1'b1;
-          end else begin
-            blk_q <= blk_q + 1'b1;
-          end
+      end
+      if (next_burst) begin
+        k_q <= k_q + 1'b1;
+        btt_done_q <= 1'b0;
+        if (Placement == 0) begin
+          blk_q <= BlockBits'((32'(k_q) + 1) / Pages);
+          pg_q <= PageBits'((32'(k_q) + 1) % Pages);
+        end else if (32'(blk_q) + 1 == 32'(live_q)) begin
+          blk_q <= '0;
+          pg_q <= pg_q + 1'b1;
+        end else begin
+          blk_q <= blk_q + 1'b1;
         end
       end
     end
@@ -400,7 +416,9 @@ module flint_loader #(
     end
   end
 
-  assign btt_clear_o = start;
+  // A mount leaves the BTT as it is: its entries past n must already be invalid, as they are
+  // after the power-up sweep (flint_top accepts one start per reset, after ready_o).
+  assign btt_clear_o = start && !mount_i;
   assign busy_o = st_q != StIdle && st_q != StDone;
   assign done_o = st_q == StDone;
   assign loaded_o = (st_q == StDone && !err_q) ? n_q : '0;
@@ -419,6 +437,9 @@ module flint_loader #(
   `FLINT_ASSERT_IMPLY(ProgramOnIdlePlane, pgm_go,
                       plane_idle_i[32'(pgm_die_q)*PhysPl + 32'(pgm_plane_q)])
   `FLINT_ASSERT(OneResultAPlane, (issued & pend_q & ~finished) == '0)
+  // A mount touches no die and takes no stream.
+  `FLINT_ASSERT_IMPLY(MountNoNand, mount_q && st_q != StIdle && st_q != StDone,
+                      cmd_valid_o == '0 && din_valid_o == '0 && !data_ready_o)
   // The failure's planes are all found: a load with an error ends only with its plane named.
   `FLINT_ASSERT_IMPLY(DoneLocated, st_q == StDone, !locating_q)
   `FLINT_ASSERT_IMPLY(LocateFinds, locating_q, floc_q != '0)

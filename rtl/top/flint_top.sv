@@ -61,6 +61,7 @@ module flint_top #(
   input  logic                         load_start_i,
   input  logic [BurstBits:0]           load_bursts_i,
   input  logic                         load_erase_i,
+  input  logic                         load_mount_i,     // the dies hold the image: BTT only
   input  logic                         load_valid_i,
   output logic                         load_ready_o,
   input  logic [DataBits-1:0]          load_data_i,
@@ -171,6 +172,7 @@ module flint_top #(
     .start_i       (start),
     .n_bursts_i    (load_bursts_i),
     .erase_i       (load_erase_i),
+    .mount_i       (load_mount_i),
     .busy_o        (load_busy_o),
     .done_o        (load_done_o),
     .loaded_o      (loaded_o),

@@ -236,6 +236,56 @@ class TopDriver {
     return r;
   }
 
+  // Mount (docs/top.md, "Mount"): the dies are given directly what Load(bursts, erase) leaves
+  // in them (NandDie::Preload: every block erased if `erase`, the live blocks of the logical
+  // planes holding their bursts' slices and pad pages), then the loader, in mount mode, writes
+  // the BTT alone. A NAND command or a stream beat during the mount is a violation. The dies run
+  // no operation for it, so their counters and energy leave the load out.
+  LoadResult Mount(uint64_t bursts, bool erase, uint64_t max_cycles = 50000000) {
+    auto& d = dut();
+    LoadResult r;
+    loaded_n_ = bursts;
+    live_ = flint::model::LiveBlocks(bursts, cfg_.pages);
+    total_ = live_ * cfg_.pages;
+    shadow_.clear();
+    if (bursts <= cfg_.bursts_per_stack) Preload(erase);
+    mounting_ = true;
+    d.load_bursts_i = static_cast<uint32_t>(bursts);
+    d.load_erase_i = erase;
+    d.load_mount_i = 1;
+    d.load_valid_i = 0;
+    d.req_valid_i = 0;
+    d.load_start_i = 1;
+    const uint64_t t0 = now();
+    EvalAndSample([&](uint32_t, uint32_t, Status) {});
+    if (d.load_refused_o) violations_.push_back("mount start refused");
+    Finish();
+    d.load_start_i = 0;
+    d.load_mount_i = 0;
+    uint64_t guard = 0;
+    while (!d.load_done_o) {
+      if (++guard > max_cycles) throw std::runtime_error("flint_top: mount never finished");
+      EvalAndSample([&](uint32_t, uint32_t, Status) {
+        violations_.push_back("a response during mount with no request");
+      });
+      if (d.load_ready_o) violations_.push_back("the loader took a stream beat during mount");
+      Finish();
+    }
+    mounting_ = false;
+    r.cycles = d.load_cycles_o;
+    r.wall = now() - t0;
+    r.error = d.load_err_o;
+    r.code = d.load_err_code_o;
+    loaded_ = r.error ? 0 : bursts;
+    in_service_ = !r.error && bursts > 0;
+    if (!r.error && d.loaded_o != bursts) violations_.push_back("mount done with loaded_o != n");
+    if (!r.error && d.live_blocks_o != live_) {
+      violations_.push_back("mount done with live_blocks_o " + std::to_string(d.live_blocks_o) +
+                            ", a load of n fills " + std::to_string(live_));
+    }
+    return r;
+  }
+
   // Runs `reqs` (cycles relative to now) to the last response.
   RunStats Run(const std::vector<BbcRequest>& reqs, uint64_t max_cycles = 20000000) {
     auto& d = dut();
@@ -342,6 +392,46 @@ class TopDriver {
   using Key = std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>;
   static uint64_t Key3(uint32_t d, uint32_t l, uint32_t b) {
     return (uint64_t{d} << 40) | (uint64_t{l} << 20) | b;
+  }
+
+  // The dies' side of a mount: per die and physical plane, every block as the load leaves it.
+  void Preload(bool erase) {
+    const auto zeros = std::make_shared<const std::vector<uint8_t>>(
+        ImageOf(Content{Content::kPad, PageTag{}}));
+    std::vector<flint::model::PageImage> pages;
+    for (uint32_t k = 0; k < cfg_.dies; ++k) {
+      for (uint32_t p = 0; p < cfg_.phys_planes; ++p) {
+        for (uint32_t b = 0; b < cfg_.blocks; ++b) {
+          pages.clear();
+          if (p < cfg_.planes && b < live_) {
+            const auto slice = static_cast<uint32_t>(k * cfg_.planes + p);
+            for (uint32_t pg = 0; pg < cfg_.pages; ++pg) {
+              const Content c = Logical(BurstAt(b, pg), slice);
+              flint::model::PageImage img;
+              if (c.kind == Content::kTag) {
+                img.kind = flint::model::ContentKind::kTagged;
+                img.tag = c.tag;
+              } else {
+                img.kind = flint::model::ContentKind::kBytes;
+                img.bytes = zeros;
+              }
+              pages.push_back(std::move(img));
+              Shadow(k, p, b, pg) = c;
+            }
+          } else if (!erase) {
+            continue;  // never touched: an unerased block keeps what it holds
+          }
+          dies_[k].Preload(p, b, erase, pages, now());
+        }
+      }
+    }
+  }
+  // The burst the load puts at (block, page) of a live block (PlacePadded's inverse).
+  uint64_t BurstAt(uint32_t block, uint32_t page) const {
+    if (opt_.placement == flint::model::BurstPlacement::kLinear) {
+      return uint64_t{block} * cfg_.pages + page;
+    }
+    return uint64_t{page} * live_ + block;
   }
 
   std::vector<uint8_t> BeatData() const {
@@ -481,6 +571,9 @@ class TopDriver {
   void ApplyNand() {
     auto& d = dut();
     const uint64_t t = now();
+    if (mounting_ && (d.nand_valid_o || d.nand_m_valid_o || d.nand_din_valid_o)) {
+      Violation("a NAND command or data-in beat during mount");
+    }
     const uint32_t sp = static_cast<uint32_t>(cfg_.planes) * pb_;
     const uint32_t sb = static_cast<uint32_t>(cfg_.planes) * bb_;
     for (uint32_t k = 0; k < cfg_.dies; ++k) {
@@ -800,7 +893,7 @@ class TopDriver {
   std::map<uint64_t, std::pair<uint32_t, uint32_t>> map_;  // (die, l, b) -> (plane, block)
   std::map<uint64_t, Held> held_;                          // (die, plane, block) in refresh
   std::vector<std::string> violations_;
-  bool loading_ = false, in_service_ = false;
+  bool loading_ = false, in_service_ = false, mounting_ = false;
   uint64_t loaded_n_ = 0, loaded_ = 0, live_ = 0, total_ = 0;
   uint64_t beat_k_ = 0, prog_k_ = 0;
   uint32_t beat_s_ = 0, beat_j_ = 0, prog_s_ = 0;

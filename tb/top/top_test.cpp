@@ -177,6 +177,116 @@ TEST_CASE("top: a program failure during load is reported and nothing is served"
   REQUIRE(r.status[static_cast<int>(Status::kNotLoaded)] == r.requests);
 }
 
+namespace {
+
+// Every block of every die in the same state: erases, pages programmed, the bytes each holds.
+template <class A, class B>
+void RequireSameDies(A& a, B& b) {
+  uint64_t pages = 0, diffs = 0;
+  std::vector<uint8_t> x(kCfg.page_image_bytes), y(kCfg.page_image_bytes);
+  for (uint32_t k = 0; k < kCfg.dies; ++k) {
+    const auto& da = a.die(k);
+    const auto& db = b.die(k);
+    for (uint32_t p = 0; p < kCfg.phys_planes; ++p) {
+      for (uint32_t blk = 0; blk < kCfg.blocks; ++blk) {
+        INFO("die " << k << " plane " << p << " block " << blk);
+        REQUIRE(da.PeCycles(p, blk) == db.PeCycles(p, blk));
+        REQUIRE(da.WritePointer(p, blk) == db.WritePointer(p, blk));
+        REQUIRE(da.DisturbCount(p, blk) == db.DisturbCount(p, blk));
+        for (uint32_t pg = 0; pg < da.WritePointer(p, blk); ++pg) {
+          const flint::model::PageAddr at{p, blk, pg};
+          flint::model::MaterialiseImage(kCfg, da.StoredImage(at), da.spare_fn(), 0, x.size(),
+                                         x.data());
+          flint::model::MaterialiseImage(kCfg, db.StoredImage(at), db.spare_fn(), 0, y.size(),
+                                         y.data());
+          ++pages;
+          diffs += x != y;
+        }
+      }
+    }
+  }
+  INFO(diffs << " of " << pages << " programmed pages differ");
+  REQUIRE(pages > 0);
+  REQUIRE(diffs == 0);
+}
+
+}  // namespace
+
+// The mount (simulation's preload, docs/top.md "Mount") against the load it stands for: the dies
+// hold the same pages, and the same stream (with refresh forking, scrubbing and rotating) runs
+// the same, sense for sense and cycle for cycle, every response checked.
+TEST_CASE("top: a mount leaves what a load leaves: the same dies, the same service",
+          "[top][directed]") {
+  const uint32_t seed = flint::tb::TestSeed();
+  INFO(flint::tb::ReplayCommand(seed));
+  // A whole stack, and a partial load with pad bursts; with and without the erase.
+  const auto [n, erase] = GENERATE(std::tuple<uint64_t, bool>{kCfg.bursts_per_stack, false},
+                                   std::tuple<uint64_t, bool>{100, true});
+  INFO(n << " bursts, erase " << erase);
+  Bench<Vtop_sr> load(seed, Quiet());
+  Bench<Vtop_sr> mount(seed, Quiet());
+  const auto l = load.drv.Load(n, erase);
+  const auto m = mount.drv.Mount(n, erase);
+  REQUIRE_FALSE(l.error);
+  REQUIRE_FALSE(m.error);
+  // The mount writes a BTT entry a cycle, and nothing else.
+  INFO("load " << l.cycles << " cycles, mount " << m.cycles);
+  REQUIRE(m.cycles <= n + 2);
+  REQUIRE(m.cycles >= n);
+  auto& dl = load.drv.dut();
+  auto& dm = mount.drv.dut();
+  REQUIRE(dm.loaded_o == dl.loaded_o);
+  REQUIRE(dm.live_blocks_o == dl.live_blocks_o);
+  RequireSameDies(load.drv, mount.drv);
+  // Service: sweeps that skip bursts, then idle time, then the whole stack and the unloaded
+  // bursts: the scrubber copies, the phantom rotates.
+  std::mt19937_64 rng(seed);
+  uint64_t forked = 0;
+  for (int round = 0; round < 6; ++round) {
+    std::vector<BbcRequest> reqs;
+    for (uint64_t k = 0; k < kCfg.bursts_per_stack; ++k) {
+      if (rng() % 10 < 3) continue;
+      for (const BbcRequest& q : Sweep(k, 1)) reqs.push_back(q);
+    }
+    const RunStats a = load.drv.Run(reqs);
+    const RunStats b = mount.drv.Run(reqs);
+    INFO("round " << round);
+    RequireAllOk(a);
+    RequireAllOk(b);
+    REQUIRE(a.cycles == b.cycles);
+    REQUIRE(a.backpressure == b.backpressure);
+    REQUIRE(a.sense_bursts == b.sense_bursts);
+    for (int st = 0; st < 5; ++st) REQUIRE(a.status[st] == b.status[st]);
+    const uint64_t idle = rng() % 4000;
+    load.drv.Idle(idle);
+    mount.drv.Idle(idle);
+    REQUIRE(Sum(dl.rf_forked_o, kCfg.dies) == Sum(dm.rf_forked_o, kCfg.dies));
+    REQUIRE(Sum(dl.rf_programmed_o, kCfg.dies) == Sum(dm.rf_programmed_o, kCfg.dies));
+    REQUIRE(Sum(dl.rf_rotations_o, kCfg.dies) == Sum(dm.rf_rotations_o, kCfg.dies));
+    forked = Sum(dm.rf_forked_o, kCfg.dies);
+  }
+  REQUIRE(forked > 0);
+  REQUIRE(load.drv.copies() == mount.drv.copies());
+  REQUIRE(load.drv.remaps() == mount.drv.remaps());
+  REQUIRE(dl.stat_park_wait_o == dm.stat_park_wait_o);
+  RequireClean(load.drv);
+  RequireClean(mount.drv);
+}
+
+// A mount of more bursts than the stack holds is refused like such a load; nothing is served.
+TEST_CASE("top: a mount of too many bursts is an error", "[top][directed]") {
+  const uint32_t seed = flint::tb::TestSeed();
+  INFO(flint::tb::ReplayCommand(seed));
+  Bench<Vtop_sr> b(seed, Quiet());
+  const auto m = b.drv.Mount(kCfg.bursts_per_stack + 1, false);
+  REQUIRE(m.error);
+  REQUIRE(m.code == 1);
+  REQUIRE(b.drv.dut().loaded_o == 0);
+  const RunStats r = b.drv.Run(Sweep(0, 1));
+  REQUIRE(r.status[static_cast<int>(Status::kNotLoaded)] == r.requests);
+  RequireClean(b.drv);
+}
+
 // The same load and the same back-to-back sweeps on FLINT refresh and on no refresh: the
 // foreground sees the same cycles (refresh costs it nothing) while FLINT forks and programs.
 TEST_CASE("top: with phantom-plane refresh a saturated sweep runs exactly as without",
