@@ -125,14 +125,16 @@ RtlReport Run(const Config& cfg, const RtlOptions& opt,
                  static_cast<unsigned long long>(drv.now()), seconds());
   }
   const uint64_t n = opt.loaded_bursts ? opt.loaded_bursts : cfg.bursts_per_stack;
-  const flint::tb::top::LoadResult load = drv.Load(n, opt.erase);
+  const flint::tb::top::LoadResult load =
+      opt.mount ? drv.Mount(n, opt.erase) : drv.Load(n, opt.erase);
   if (load.error) {
     throw std::runtime_error("the model load failed (code " + std::to_string(load.code) + ")");
   }
   if (opt.progress) {
     std::fprintf(stderr,
-                 "flint-sim: rtl loaded %llu bursts in %llu cycles (at cycle %llu, %.1f s)\n",
-                 static_cast<unsigned long long>(n), static_cast<unsigned long long>(load.cycles),
+                 "flint-sim: rtl %s %llu bursts in %llu cycles (at cycle %llu, %.1f s)\n",
+                 opt.mount ? "mounted" : "loaded", static_cast<unsigned long long>(n),
+                 static_cast<unsigned long long>(load.cycles),
                  static_cast<unsigned long long>(drv.now()), seconds());
   }
   const flint::tb::top::RunStats r = drv.Run(reqs);

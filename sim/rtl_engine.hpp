@@ -1,7 +1,8 @@
 // flint-sim's RTL engine: a trace through the Verilated stack top (rtl/top/flint_top.sv) on one
 // NAND die model a die, with the testbench driver's checks (tb/top/top_driver.hpp): the model is
 // loaded through the RTL's write path first, then the requests run; every response is checked
-// against the SEC-DED model and the loaded weights. Built for the configs listed by RtlConfigs().
+// against the SEC-DED model and the loaded weights. With `mount`, the dies are preloaded and the
+// loader only fills the BTT (docs/top.md "Mount"), the state test_top proves a load leaves. Built for the configs listed by RtlConfigs().
 #pragma once
 #include <cstdint>
 #include <string>
@@ -17,6 +18,7 @@ struct RtlOptions {
   uint64_t loaded_bursts = 0;  // 0: the whole stack
   uint64_t seed = 1;           // the dies' error draws and the RTL's random initial state
   bool erase = false;          // erase every block before the load (a power-up after use)
+  bool mount = false;          // preload the dies and mount instead of loading (docs/top.md)
   std::string waves;           // an FST file to write (with a GTKWave save file beside it)
   bool quiet_nand = false;     // no bit errors at all
   bool progress = true;        // a progress line on stderr every few seconds

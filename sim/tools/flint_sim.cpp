@@ -12,7 +12,10 @@
 // flint-trace-gen --hints-out writes; `rtl` is the Verilated stack top (rtl/top/flint_top.sv,
 // docs/top.md), loaded through its own write path, refresh on, at the configs it is built for:
 //   flint-sim --config small --engine rtl --trace FILE --report out.json [--seed N]
-//             [--bursts N] [--erase] [--waves out.fst]
+//             [--bursts N] [--erase] [--mount] [--waves out.fst]
+// --mount: the dies are preloaded with what the load would write and the loader only fills the
+// BTT (docs/top.md "Mount"; test_top proves the two leave the same state): at paper a load
+// through the write path programs every page of every live block, days of simulation.
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -42,7 +45,7 @@ constexpr const char* kUsage =
     "                 [--placement linear|interleaved] [--bursts N] [--age-cap CYCLES]\n"
     "                 [--crq N] [--timing-only]\n"
     "       h3 only:  --hints FILE [--slots N] [--min-residency CYCLES] [--demand-first]\n"
-    "       rtl only: [--waves out.fst] [--erase]\n"
+    "       rtl only: [--waves out.fst] [--erase] [--mount]\n"
     "Runs a trace (flint-trace-gen writes one; docs/trace_format.md) through FLINT's BBC model\n"
     "(model), H3 (h3) or the Verilated top (rtl), and prints or writes a JSON report. Progress\n"
     "on stderr every few seconds. --help: this text.\n";
@@ -90,9 +93,11 @@ bool RtlConfigBuilt(const flint::Config& cfg) {
 // write path, the run, and the same report as the model's plus the refresh figures.
 int RunRtlEngine(const flint::Config& cfg, const std::string& trace_path,
                  const std::string& report_path, const flint::model::BbcOptions& opt, bool erase,
-                 const std::string& waves, std::chrono::steady_clock::time_point t0) {
+                 bool mount, const std::string& waves,
+                 std::chrono::steady_clock::time_point t0) {
 #if !FLINT_WITH_RTL
-  (void)cfg, (void)trace_path, (void)report_path, (void)opt, (void)erase, (void)waves, (void)t0;
+  (void)cfg, (void)trace_path, (void)report_path, (void)opt, (void)erase, (void)mount,
+      (void)waves, (void)t0;
   std::fprintf(stderr, "flint-sim: this build has no RTL engine (configure with the top area)\n");
   return 2;
 #else
@@ -108,6 +113,7 @@ int RunRtlEngine(const flint::Config& cfg, const std::string& trace_path,
     ro.loaded_bursts = opt.loaded_bursts;
     ro.seed = opt.seed;
     ro.erase = erase;
+    ro.mount = mount;
     ro.waves = waves;
     const flint::sim::RtlReport x = flint::sim::RunRtl(cfg, ro, reqs);
     const double wall =
@@ -125,7 +131,7 @@ int RunRtlEngine(const flint::Config& cfg, const std::string& trace_path,
         "{\n"
         "  \"config\": \"%s\",\n  \"engine\": \"rtl\",\n  \"policy\": \"most-pending\",\n"
         "  \"placement\": \"interleaved\",\n  \"trace\": \"%s\",\n  \"seed\": %llu,\n"
-        "  \"data_checked\": true,\n  \"refresh\": \"flint\",\n"
+        "  \"data_checked\": true,\n  \"refresh\": \"flint\",\n  \"load\": \"%s\",\n"
         "  \"requests\": %llu,\n  \"responses\": %llu,\n"
         "  \"status\": {\"ok\": %llu, \"corrected\": %llu, \"uncorrectable\": %llu, "
         "\"out_of_range\": %llu, \"not_loaded\": %llu},\n"
@@ -142,7 +148,8 @@ int RunRtlEngine(const flint::Config& cfg, const std::string& trace_path,
         "  \"queue_high_water\": %llu,\n  \"age_cap_displacements\": %llu,\n"
         "  \"nand_read_energy_pj\": %.1f,\n  \"nand_program_energy_pj\": %.1f,\n"
         "  \"nand_erase_energy_pj\": %.1f,\n  \"wall_seconds\": %.3f\n}\n",
-        cfg.name.data(), trace_path.c_str(), u(opt.seed), u(x.requests), u(x.responses),
+        cfg.name.data(), trace_path.c_str(), u(opt.seed), mount ? "mount" : "write",
+        u(x.requests), u(x.responses),
         u(x.status[0]), u(x.status[1]), u(x.status[2]), u(x.status[3]), u(x.status[4]),
         u(x.data_mismatches), u(x.model_mismatches), u(x.beyond_code), u(x.violations),
         u(x.cycles), u(x.load_cycles), u(x.sim_cycles), u(x.bursts), u(x.refetched),
@@ -158,7 +165,7 @@ int RunRtlEngine(const flint::Config& cfg, const std::string& trace_path,
         return 1;
       }
     }
-    std::printf("flint-sim: rtl on %s: loaded in %llu cycles; %llu requests in %llu cycles, %llu "
+    std::printf("flint-sim: rtl on %s: %s in %llu cycles; %llu requests in %llu cycles, %llu "
                 "responses (ok %llu, corrected %llu, uncorrectable %llu, out of range %llu, not "
                 "loaded %llu)\n"
                 "flint-sim: %llu bursts sensed (%llu re-fetched), useful %.1f %% of fetched, "
@@ -166,7 +173,8 @@ int RunRtlEngine(const flint::Config& cfg, const std::string& trace_path,
                 "%llu rotations, %llu stall cycles\n"
                 "flint-sim: checks: %llu data mismatches, %llu ECC-model mismatches, %llu "
                 "violations; %.1f s\n",
-                cfg.name.data(), u(x.load_cycles), u(x.requests), u(x.cycles), u(x.responses),
+                cfg.name.data(), mount ? "mounted" : "loaded", u(x.load_cycles), u(x.requests),
+                u(x.cycles), u(x.responses),
                 u(x.status[0]), u(x.status[1]), u(x.status[2]), u(x.status[3]), u(x.status[4]),
                 u(x.bursts), u(x.refetched), 100.0 * useful, 100.0 * util, u(x.programmed),
                 u(x.forked), u(x.scrubbed), u(x.rotations), u(x.park_wait_cycles),
@@ -188,7 +196,7 @@ int main(int argc, char** argv) {
   std::string config_name = "small", engine = "model", trace_path, report_path, hints_path;
   flint::model::BbcOptions opt;
   uint64_t slots = 2, min_residency = 0;
-  bool demand_first = false, h3_flag = false, erase = false, model_flag = false;
+  bool demand_first = false, h3_flag = false, erase = false, mount = false, model_flag = false;
   std::string waves;
   try {
     for (int i = 1; i < argc; ++i) {
@@ -232,6 +240,8 @@ int main(int argc, char** argv) {
         waves = value();
       } else if (a == "--erase") {
         erase = true;
+      } else if (a == "--mount") {
+        mount = true;
       } else if (a == "--hints") {
         hints_path = value();
       } else if (a == "--slots") {
@@ -255,8 +265,8 @@ int main(int argc, char** argv) {
   if (engine != "model" && engine != "h3" && engine != "rtl") {
     return Usage("unknown engine '" + engine + "' (model, h3, rtl)");
   }
-  if (engine != "rtl" && (!waves.empty() || erase)) {
-    return Usage("--waves and --erase are for --engine rtl");
+  if (engine != "rtl" && (!waves.empty() || erase || mount)) {
+    return Usage("--waves, --erase and --mount are for --engine rtl");
   }
   if (engine == "rtl" && (model_flag || !hints_path.empty() || h3_flag)) {
     return Usage("the RTL is built with the most-pending policy, the interleaved placement and the "
@@ -300,7 +310,7 @@ int main(int argc, char** argv) {
     }
   }
 
-  if (engine == "rtl") return RunRtlEngine(*cfg, trace_path, report_path, opt, erase, waves, t0);
+  if (engine == "rtl") return RunRtlEngine(*cfg, trace_path, report_path, opt, erase, mount, waves, t0);
 
   try {
     std::ifstream in(trace_path);

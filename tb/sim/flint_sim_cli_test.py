@@ -167,6 +167,23 @@ with tempfile.TemporaryDirectory() as d:
         sat = d / "saturated.trace"
         sat.write_text("".join(f"0 {sm} {addr}\n" for _, sm, addr in lines))
         cycles_agree(sat, "saturated")
+        # --mount (the dies preloaded, the loader fills the BTT alone) serves the decode trace
+        # exactly as the load through the write path does, in a fraction of the load's cycles.
+        runs = {}
+        for how in ("write", "mount"):
+            rc, out = run("--config", "small", "--engine", "rtl", "--trace", str(wl), "--report",
+                          str(report), *(("--mount",) if how == "mount" else ()))
+            runs[how] = json.loads(report.read_text()) if rc == 0 else {}
+            expect(f"rtl {how} run", rc == 0 and runs[how].get("load") == how
+                   and runs[how]["check_violations"] == 0
+                   and runs[how]["data_mismatches"] == 0, out)
+        same = ("cycles", "bursts_issued", "bursts_refetched", "useful_bytes", "status")
+        expect("mount serves as the load does",
+               runs["write"] and runs["mount"]
+               and all(runs["write"][k] == runs["mount"][k] for k in same),
+               {k: (runs["write"].get(k), runs["mount"].get(k)) for k in same})
+        expect("mount is quicker than the load", runs["mount"].get("load_cycles", 1 << 60)
+               < runs["write"].get("load_cycles", 0) / 100, runs)
         # medium and paper are flint-sim-big's (make rtl-big); the refusal says so.
         for args, text in [(("--engine", "rtl", "--config", "medium"), "no Verilated top"),
                            (("--engine", "rtl", "--config", "paper"), "flint-sim-big"),
@@ -177,6 +194,7 @@ with tempfile.TemporaryDirectory() as d:
 
     for args, text in [((), "--trace FILE is required"),
                        (("--trace", str(good), "--waves", "x.fst"), "are for --engine rtl"),
+                       (("--trace", str(good), "--mount"), "are for --engine rtl"),
                        (("--trace", str(good), "--engine", "h3"), "needs --hints FILE"),
                        (("--trace", str(good), "--hints", str(good)), "are for --engine h3"),
                        (("--trace", str(good), "--slots", "2"), "are for --engine h3"),
