@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -31,6 +32,8 @@ and at least one of:
   --out FILE           write the trace to FILE ('-' = stdout)
   --summary            print per-layer bytes, bursts, distinct bursts and useful bytes
   --count              generate without writing; print the request count and rate
+  --layer L            only layer L's requests (0-based; of every step), cycles moved so the
+                       first is at 0: one layer through a slow engine (the paper-size RTL)
 options:
   --batch N            sequences decoded together (default 1; the paper uses 1/4/16/64)
   --tokens T           decode steps, one token per sequence each (default 1)
@@ -187,6 +190,7 @@ int main(int argc, char** argv) {
   std::string model_name, config_name, out_path, routing_path, write_routing, stack_arg = "0";
   std::string hints_out;
   bool summary = false, count = false, list = false, skew_given = false, oracle_hints = false;
+  std::optional<uint64_t> layer;
   DecodeOptions o;
   for (size_t i = 0; i < a.size(); ++i) {
     const std::string& f = a[i];
@@ -250,6 +254,8 @@ int main(int argc, char** argv) {
       summary = true;
     } else if (f == "--count") {
       count = true;
+    } else if (f == "--layer") {
+      layer = ParseU64(f, value(), 0, UINT64_MAX >> 1);
     } else if (f == "--list-models") {
       list = true;
     } else {
@@ -276,6 +282,11 @@ int main(int argc, char** argv) {
     Fail("nothing to do: give --out, --summary, --count, --write-routing or --hints-out");
   }
   if (oracle_hints && hints_out.empty()) Fail("--oracle-hints needs --hints-out FILE");
+  if (layer && *layer >= model->layers) {
+    Fail("--layer " + std::to_string(*layer) + ": model " + model->name + " has layers 0.." +
+         std::to_string(model->layers - 1));
+  }
+  if (layer && !hints_out.empty()) Fail("--layer and --hints-out exclude each other");
   if (!out_path.empty() && count) Fail("--count and --out exclude each other");
   if (stack_arg == "all") {
     o.stack = flint::sim::kAllStacks;
@@ -354,7 +365,9 @@ int main(int argc, char** argv) {
           << o.sms << " --stacks " << o.stacks << " --stack " << stack_label << " --issue-interval "
           << Exact(gen->issue_interval()) << " --jitter " << Exact(o.jitter) << " --tile-lines "
           << o.tile_lines << " --layer-gap " << o.layer_gap_cycles << " --order "
-          << flint::sim::WorkOrderName(o.order) << " --cta-lines " << o.cta_lines << "\n";
+          << flint::sim::WorkOrderName(o.order) << " --cta-lines " << o.cta_lines
+          << (layer ? " --layer " + std::to_string(*layer) : std::string()) << "\n";
+      if (layer) hdr << "cycles: from the layer's first request\n";
       if (o.stack == flint::sim::kAllStacks) {
         hdr << "addresses: model-logical (burst b is on stack b mod " << o.stacks << ")\n";
       } else {
@@ -364,7 +377,13 @@ int main(int argc, char** argv) {
       }
       hdr << "<cycle> <sm> <address>";
       w.Comment(hdr.str());
+      std::optional<uint64_t> first;
       while (auto r = gen->Next()) {
+        if (layer) {
+          if (gen->current_phase() != 1 + *layer) continue;
+          if (!first) first = r->cycle;
+          r->cycle -= *first;
+        }
         w.Write(*r);
         ++n;
       }
@@ -372,7 +391,7 @@ int main(int argc, char** argv) {
       out->flush();
       if (!*out) Fail("write error on '" + out_path + "'");
     } else {
-      while (gen->Next()) ++n;
+      while (gen->Next()) n += !layer || gen->current_phase() == 1 + *layer;
     }
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::cerr << "flint-trace-gen: " << n << " requests (stack " << stack_label << ") in " << s

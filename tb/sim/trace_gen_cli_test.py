@@ -133,6 +133,31 @@ def main():
         rc, out = run(*header[2:], "--out", str(d / "cta2.trace"))
         expect("cta header replays", rc == 0 and read_trace(d / "cta2.trace", 32) == cta, out)
         expect_error("bad order", t + ["--order", "zigzag", "--count"], "--order takes tiled or cta")
+        # --layer L: exactly the requests of layer L (the full trace's requests of the layer's
+        # weights, in the same order and spacing), moved to start at cycle 0.
+        one = t + ["--batch", "4", "--seed", "9", "--order", "cta", "--jitter", "0"]
+        rc, out = run(*one, "--out", str(d / "full.trace"))
+        full = read_trace(d / "full.trace", 32)
+        layers = re.search(r"layers 0\.\.(\d+)", run(*one, "--layer", "999", "--count")[1])
+        expect("--layer past the last names the range", layers is not None)
+        seen = set()
+        for layer in range(int(layers.group(1)) + 1 if layers else 0):
+            rc, out = run(*one, "--layer", str(layer), "--out", str(d / "layer.trace"))
+            part = read_trace(d / "layer.trace", 32)
+            addrs = {a for _, _, a in part}
+            sub = [r for r in full if r[2] in addrs]
+            expect(f"layer {layer} run", rc == 0 and part and part[0][0] == 0, out)
+            expect(f"layer {layer} is the full trace's share, moved to 0",
+                   sub and [(c - sub[0][0], sm, a) for c, sm, a in sub] == part,
+                   f"{len(part)} requests against {len(sub)}")
+            expect(f"layer {layer} reads weights no other layer reads", not addrs & seen)
+            seen |= addrs
+            rc, out = run(*one, "--layer", str(layer), "--count")
+            expect(f"layer {layer} count", f"{len(part)} requests" in out, out)
+        expect("the layers are most of the step", len(seen) > 0
+               and sum(1 for r in full if r[2] in seen) > len(full) // 2)
+        expect_error("layer and hints", one + ["--layer", "0", "--hints-out", "h"],
+                     "exclude each other")
 
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
