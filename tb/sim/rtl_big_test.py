@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""flint-sim-big (make rtl-big) on a real-shaped decode stream at medium: one decode step of
-tiny-medium at batch 4 (flint-trace-gen), the bursts it reads loaded through the RTL's write path
-(--bursts: the highest burst it reads, plus one), every response checked by the driver (data
-against the loaded weights, status, the ECC model, the protocol checks), and the cycles held
-within 1 % of the golden model's (--engine model) on the same trace and the same loaded bursts.
+"""flint-sim-big (make rtl-big) on a real-shaped decode stream: by default one decode step of
+tiny-medium at batch 4 at medium (flint-trace-gen), the bursts it reads loaded (--bursts: the
+highest burst it reads, plus one) through the RTL's write path and, separately, mounted (the dies
+preloaded, docs/top.md "Mount"); every response checked by the driver (data against the loaded
+weights, status, the ECC model, the protocol checks); the mounted run equal to the written one
+(cycles, bursts, bytes); the cycles held within 1 % of the golden model's (--engine model) on the
+same trace and the same loaded bursts. At paper the write path takes days: --load mount.
 Usage: rtl_big_test.py PATH/TO/flint-sim-big PATH/TO/flint-trace-gen [--config medium]
-[--model tiny-medium] [--batch 4]"""
+[--model tiny-medium] [--batch 4] [--load both|mount|write] [--gen-args "--layer 1 ..."]"""
 import argparse
 import json
 import pathlib
@@ -21,6 +23,10 @@ ap.add_argument("--config", default="medium")
 ap.add_argument("--model", default="tiny-medium")
 ap.add_argument("--batch", type=int, default=4)
 ap.add_argument("--tolerance", type=float, default=0.01)
+ap.add_argument("--load", choices=("both", "mount", "write"), default="both",
+                help="how the rtl runs get the weights (both: each, and they must agree)")
+ap.add_argument("--gen-args", default="", help="more flint-trace-gen arguments")
+ap.add_argument("--keep", help="a folder to keep the trace and reports in")
 args = ap.parse_args()
 
 # A burst is one page of every plane of every die (configs/<name>.toml).
@@ -38,27 +44,41 @@ def expect(name, cond, detail=""):
         print(f"FAIL {name}: {detail}")
 
 
-with tempfile.TemporaryDirectory() as d:
-    d = pathlib.Path(d)
+with tempfile.TemporaryDirectory() as tmp:
+    d = pathlib.Path(args.keep or tmp)
+    d.mkdir(parents=True, exist_ok=True)
     trace = d / "decode.trace"
     subprocess.run([args.gen, "--model", args.model, "--config", args.config, "--batch",
-                    str(args.batch), "--tokens", "1", "--out", str(trace)], check=True,
-                   capture_output=True)
+                    str(args.batch), "--tokens", "1", *args.gen_args.split(), "--out",
+                    str(trace)], check=True, capture_output=True)
     top = 0
     for line in trace.read_text().splitlines():
         if line and not line.startswith("#"):
             top = max(top, int(line.split()[2], 0))
     bursts = top // burst_bytes + 1
     rep = {}
-    for engine in ("model", "rtl"):
-        out = d / f"{engine}.json"
+    runs = {"model": ("model",)}
+    if args.load in ("both", "write"):
+        runs["rtl"] = ("rtl",)
+    if args.load in ("both", "mount"):
+        runs["rtl-mount"] = ("rtl", "--mount")
+    for name, (engine, *more) in runs.items():
+        out = d / f"{name}.json"
         p = subprocess.run([args.sim, "--trace", str(trace), "--config", args.config, "--engine",
-                            engine, "--bursts", str(bursts), "--report", str(out)],
+                            engine, *more, "--bursts", str(bursts), "--report", str(out)],
                            stdout=subprocess.PIPE, text=True)  # progress: stderr, as it goes
         print(p.stdout, end="")
-        expect(f"{engine} run", p.returncode == 0, p.stdout)
-        rep[engine] = json.loads(out.read_text()) if out.exists() else {}
-    m, r = rep["model"], rep["rtl"]
+        expect(f"{name} run", p.returncode == 0, p.stdout)
+        rep[name] = json.loads(out.read_text()) if out.exists() else {}
+    if "rtl" in rep and "rtl-mount" in rep:
+        w, t = rep["rtl"], rep["rtl-mount"]
+        same = ("cycles", "bursts_issued", "bursts_refetched", "useful_bytes", "fetched_bytes",
+                "status", "refresh_rt")
+        expect("the mounted run equals the written one", w and t
+               and all(w[k] == t[k] for k in same),
+               {k: (w.get(k), t.get(k)) for k in same})
+    m = rep["model"]
+    r = rep.get("rtl") or rep.get("rtl-mount")
     if m and r:
         n = m["requests"]
         expect("every request answered", r["requests"] == n and r["responses"] == n, r)
@@ -67,8 +87,9 @@ with tempfile.TemporaryDirectory() as d:
         expect("ECC model agrees", r["ecc_model_mismatches"] == 0, r)
         expect("no protocol violation", r["check_violations"] == 0, r)
         gap = (r["cycles"] - m["cycles"]) / m["cycles"]
-        print(f"rtl_big_test: {args.config} {args.model} batch {args.batch}, {n} requests, "
-              f"{bursts} bursts loaded: rtl {r['cycles']} cycles (load {r['load_cycles']}, "
+        print(f"rtl_big_test: {args.config} {args.model} batch {args.batch} "
+              f"{args.gen_args}, {n} requests, {bursts} bursts {dict(write='loaded', mount='mounted')[r['load']]}: "
+              f"rtl {r['cycles']} cycles (load {r['load_cycles']}, "
               f"simulated {r['simulated_cycles']}, {r['wall_seconds']:.0f} s), model "
               f"{m['cycles']} (load {m['load_cycles']}): {100 * gap:+.2f} %")
         expect(f"cycles within {100 * args.tolerance:g} % of the model",
