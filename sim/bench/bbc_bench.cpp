@@ -6,6 +6,7 @@
 //  - Host speed: model requests per second at each config.
 // Writes {"name", "description", "results": [...]} for scripts/bench.py (make bench).
 #include <chrono>
+#include <ctime>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
@@ -32,23 +33,39 @@ struct Outcome {
   double seconds = 0;
 };
 
-Outcome RunStream(const Config& cfg, const BbcOptions& opt, const std::vector<BbcRequest>& reqs) {
-  BbcModel bbc(cfg, opt);
-  bbc.Load();
-  size_t next = 0;
-  uint64_t answered = 0;
-  const auto t0 = std::chrono::steady_clock::now();
-  bbc.Run([&]() -> std::optional<BbcRequest> {
-            if (next == reqs.size()) return std::nullopt;
-            return reqs[next++];
-          },
-          [&](const flint::model::BbcResponse&) { ++answered; });
+// CPU seconds of this process: unlike the wall clock, not stretched while another process has
+// the core (the machines these run on are shared).
+double CpuSeconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+// The stream through a freshly loaded model `reps` times (the same run each time): the stats of
+// the last, the least CPU time of any (the speed rows: best of reps, so noise only slows a run).
+Outcome RunStream(const Config& cfg, const BbcOptions& opt, const std::vector<BbcRequest>& reqs,
+                  int reps = 1) {
   Outcome o;
-  o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  o.stats = bbc.stats();
-  if (answered != reqs.size()) std::fprintf(stderr, "bench_bbc: responses lost\n");
+  for (int rep = 0; rep < reps; ++rep) {
+    BbcModel bbc(cfg, opt);
+    bbc.Load();
+    size_t next = 0;
+    uint64_t answered = 0;
+    const double t0 = CpuSeconds();
+    bbc.Run([&]() -> std::optional<BbcRequest> {
+              if (next == reqs.size()) return std::nullopt;
+              return reqs[next++];
+            },
+            [&](const flint::model::BbcResponse&) { ++answered; });
+    const double s = CpuSeconds() - t0;
+    o.seconds = rep == 0 ? s : std::min(o.seconds, s);
+    o.stats = bbc.stats();
+    if (answered != reqs.size()) std::fprintf(stderr, "bench_bbc: responses lost\n");
+  }
   return o;
 }
+
+constexpr int kSpeedReps = 5;
 
 // Every line of `bursts` bursts in address order, offered as fast as the port takes them.
 std::vector<BbcRequest> Sweep(const Config& cfg, uint64_t bursts) {
@@ -108,7 +125,7 @@ int main(int argc, char** argv) {
     const uint64_t bursts = cfg == &flint::kPaperConfig ? 64 : std::min<uint64_t>(cfg->bursts_per_stack, 512);
     BbcOptions opt;
     opt.loaded_bursts = std::min<uint64_t>(cfg->bursts_per_stack, 4096);
-    const Outcome o = RunStream(*cfg, opt, Sweep(*cfg, bursts));
+    const Outcome o = RunStream(*cfg, opt, Sweep(*cfg, bursts), kSpeedReps);
     const double cycles = static_cast<double>(o.stats.last_cycle - o.stats.first_cycle);
     const double ideal = static_cast<double>(cfg->t_read_cycles + bursts * cfg->burst_period_cycles);
     results.push_back({n + " sweep cycles per burst", cycles / static_cast<double>(bursts), "cycles",
@@ -117,9 +134,9 @@ int main(int argc, char** argv) {
                        "cycles", "(tR + bursts x max(drain, tR) + xfer) / bursts"});
     results.push_back({n + " sweep share of tR-bound peak", 100.0 * ideal / cycles, "%", ""});
     results.push_back({n + " model speed", static_cast<double>(o.stats.requests) / o.seconds,
-                       "requests/s", "sweep, data read and decoded"});
+                       "requests/s", "sweep, data read and decoded; best of 5, CPU time"});
     opt.check_data = false;
-    const Outcome t = RunStream(*cfg, opt, Sweep(*cfg, bursts));
+    const Outcome t = RunStream(*cfg, opt, Sweep(*cfg, bursts), kSpeedReps);
     results.push_back({n + " model speed, timing only",
                        static_cast<double>(t.stats.requests) / t.seconds, "requests/s",
                        "ratio to data-checked: " + std::to_string(o.seconds / t.seconds)});
