@@ -409,15 +409,7 @@ void BbcModel::Accept(const BbcRequest& req, uint64_t at, const Sink& sink) {
 // --- The event loop -------------------------------------------------------------------------
 
 void BbcModel::Run(const Source& source, const Sink& sink) {
-  Run(PolledSource([&](uint64_t) {
-        SourceReply r;
-        if (auto q = source()) {
-          r.kind = SourceReply::Kind::kRequest;
-          r.request = *q;
-        }
-        return r;
-      }),
-      sink);
+  Run(PolledSource([&](uint64_t) { return SourceReply::Of(source()); }), sink);
 }
 
 void BbcModel::Run(const PolledSource& source, const Sink& sink) {

@@ -83,6 +83,15 @@ struct SourceReply {
   enum class Kind : uint8_t { kRequest, kWait, kDone } kind = Kind::kDone;
   BbcRequest request;       // kRequest
   uint64_t wake = kNoWake;  // kWait
+  // An open-loop source's answer: its next request, or done.
+  static SourceReply Of(const std::optional<BbcRequest>& q) {
+    SourceReply r;
+    if (q) {
+      r.kind = Kind::kRequest;
+      r.request = *q;
+    }
+    return r;
+  }
 };
 
 struct BbcStats {

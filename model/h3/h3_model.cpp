@@ -332,14 +332,7 @@ void H3Model::Serve(const ServeEntry& e, const Sink& sink) {
 // --- The event loop -------------------------------------------------------------------------
 
 void H3Model::Run(const Source& source, const Hints& hints, const Sink& sink) {
-  Run(PolledSource([&](uint64_t) {
-        SourceReply r;
-        if (auto q = source()) {
-          r.kind = SourceReply::Kind::kRequest;
-          r.request = *q;
-        }
-        return r;
-      }),
+  Run(PolledSource([&](uint64_t) { return SourceReply::Of(source()); }),
       PolledHints([&](uint64_t) {
         HintReply r;
         if (auto h = hints ? hints() : std::nullopt) {

@@ -222,12 +222,7 @@ class TopDriver {
       Finish();
     }
     loading_ = false;
-    r.cycles = d.load_cycles_o;
-    r.wall = now() - t0;
-    r.error = d.load_err_o;
-    r.code = d.load_err_code_o;
-    loaded_ = r.error ? 0 : bursts;
-    in_service_ = !r.error && bursts > 0;
+    Done(r, bursts, t0);
     if (!r.error && beat_k_ != bursts) violations_.push_back("load done before the stream ended");
     if (!r.error && prog_k_ != total_) {
       violations_.push_back("load done after " + std::to_string(prog_k_) + " of " +
@@ -272,12 +267,7 @@ class TopDriver {
       Finish();
     }
     mounting_ = false;
-    r.cycles = d.load_cycles_o;
-    r.wall = now() - t0;
-    r.error = d.load_err_o;
-    r.code = d.load_err_code_o;
-    loaded_ = r.error ? 0 : bursts;
-    in_service_ = !r.error && bursts > 0;
+    Done(r, bursts, t0);
     if (!r.error && d.loaded_o != bursts) violations_.push_back("mount done with loaded_o != n");
     if (!r.error && d.live_blocks_o != live_) {
       violations_.push_back("mount done with live_blocks_o " + std::to_string(d.live_blocks_o) +
@@ -394,6 +384,16 @@ class TopDriver {
     return (uint64_t{d} << 40) | (uint64_t{l} << 20) | b;
   }
 
+  // What the loader reports once done, and the bursts then in service.
+  void Done(LoadResult& r, uint64_t bursts, uint64_t t0) {
+    auto& d = dut();
+    r.cycles = d.load_cycles_o;
+    r.wall = now() - t0;
+    r.error = d.load_err_o;
+    r.code = d.load_err_code_o;
+    loaded_ = r.error ? 0 : bursts;
+    in_service_ = !r.error && bursts > 0;
+  }
   // The dies' side of a mount: per die and physical plane, every block as the load leaves it.
   void Preload(bool erase) {
     const auto zeros = std::make_shared<const std::vector<uint8_t>>(
