@@ -8,7 +8,7 @@ SEED    ?= 1
 BATCHES ?= 1
 # make results: the main grid (docs/evaluation.md says what it leaves out and why).
 RESULTS_BATCHES ?= 1,4,16,64
-RESULTS_MODELS ?= deepseek-v3@1+4+16,deepseek-v4-pro@1+4+16,qwen3-235b-a22b@1+4+16,llama-4-maverick@1+4+16+64,kimi-k2@1+4+16,llama-3.1-405b@1
+RESULTS_MODELS ?= deepseek-v3@1+4+16+64,deepseek-v4-pro@1+4+16+64,qwen3-235b-a22b@1+4+16+64,llama-4-maverick@1+4+16+64,kimi-k2@1+4+16,llama-3.1-405b@1
 DEMAND  ?= $(wildcard docs/progq_demand.json)
 FLINT_ONLY ?=
 # Where regressions and sweeps run (scripts/jobs.py, Dask; docs/jobs.md): WORKERS local worker
@@ -136,7 +136,8 @@ results: build
 	@python3 scripts/evaluate.py --build $(BUILD) --batches $(RESULTS_BATCHES) $(EVAL_JOBS) \
 	  --models $(RESULTS_MODELS)
 	@python3 scripts/evaluate.py --build $(BUILD) --batches 1 $(EVAL_JOBS) \
-	  --models llama-4-maverick --seeds 1,2,3 --tokens 2 --out docs/results_spread.md
+	  --models deepseek-v3,deepseek-v4-pro,qwen3-235b-a22b,llama-4-maverick,kimi-k2 \
+	  --seeds 1,2,3 --tokens 2 --out docs/results_spread.md
 	@python3 scripts/evaluate.py --build $(BUILD) --batches 1 $(EVAL_JOBS) \
 	  --models llama-4-maverick --stacks 0,1,5
 	@python3 scripts/evaluate.py --build $(BUILD) --batches 1 $(EVAL_JOBS) \
