@@ -27,7 +27,6 @@ YOSYS_BENIGN = (
 # inside are each synthesized at paper here, and `make area` prices the top from them.
 ELABORATE_ONLY = {
     ("flint_bbc", "small"): ["proc", "check -assert"],
-    ("flint_bbc", "paper"): [],
     ("flint_bbc_die", "small"): ["proc", "check -assert"],
     ("flint_bbc_die", "paper"): ["proc", "check -assert"],
     # The stack top holds the BBC top and the rest; its blocks are synthesized one by one.
@@ -36,16 +35,24 @@ ELABORATE_ONLY = {
     ("flint_refresh_die", "small"): ["proc", "check -assert"],
     ("flint_loader", "small"): ["proc", "check -assert"],
 }
-# Yosys passes too slow for the lint budget (20 to 70 s each: the paper stack top, and the
-# refresh and load paths whose progq, masks and 512 stripe columns Yosys elaborates slowly).
+# Yosys passes too slow for the lint budget (5 to 70 s each: the paper stack top and BBC top
+# (16 dies x 8 CRQ sub-banks to elaborate), the refresh and load paths whose progq, masks and 512
+# stripe columns Yosys elaborates slowly, and the two largest BBC blocks' full synth at small).
 # `lint.py --heavy` runs exactly these, as the ctest lint_yosys_heavy; Verilator lints them here.
 HEAVY = {
     ("flint_top", "paper"): [],
+    ("flint_bbc", "paper"): [],
+    ("flint_refresh_inplace_die", "paper"): ["proc", "check -assert"],
+    ("flint_bbc_sched", "small"): ["synth -top flint_bbc_sched"],
+    ("flint_bbc_crq_bank", "small"): ["synth -top flint_bbc_crq_bank"],
     ("flint_refresh", "paper"): ["proc", "check -assert"],
     ("flint_refresh_die", "paper"): ["proc", "check -assert"],
     ("flint_loader", "paper"): ["proc", "check -assert"],
     ("flint_xlat", "paper"): ["proc", "check -assert"],
 }
+# Verilator lints too slow for the budget (16 s: the paper stack top, every block of the stack at
+# once); `--heavy` runs them too. Each of its blocks is linted at paper on its own here.
+HEAVY_VERILATOR = {("flint_top", "paper")}
 
 
 def modules():
@@ -103,7 +110,7 @@ def main():
     ap.add_argument("--config", action="append")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--heavy", action="store_true",
-                    help="only the Yosys passes kept out of make lint (HEAVY)")
+                    help="only the passes kept out of make lint (HEAVY, HEAVY_VERILATOR)")
     ap.add_argument("names", nargs="*", help="module names (default: all)")
     args = ap.parse_args()
     configs = args.config or ["small", "paper"]
@@ -127,13 +134,11 @@ def main():
         for cfg in sorted(configs, key=lambda c: c != "paper"):
             for m in mods:
                 heavy = (m.stem, cfg) in HEAVY
-                if args.heavy:
-                    if heavy:
-                        jobs[pool.submit(lint_yosys, args.gen, cfg, m, all_mods, tmp)] = (
-                            "yosys", cfg, m)
-                    continue
-                jobs[pool.submit(lint_verilator, args.gen, cfg, m, tmp)] = ("verilator", cfg, m)
-                if not heavy:
+                heavy_vl = (m.stem, cfg) in HEAVY_VERILATOR
+                if heavy_vl == args.heavy:
+                    jobs[pool.submit(lint_verilator, args.gen, cfg, m, tmp)] = (
+                        "verilator", cfg, m)
+                if heavy == args.heavy:
                     jobs[pool.submit(lint_yosys, args.gen, cfg, m, all_mods, tmp)] = (
                         "yosys", cfg, m)
         for fut in cf.as_completed(jobs):
