@@ -8,7 +8,7 @@ SEED    ?= 1
 BATCHES ?= 1
 # make results: the main grid (docs/evaluation.md says what it leaves out and why).
 RESULTS_BATCHES ?= 1,4,16,64
-RESULTS_MODELS ?= deepseek-v3@1+4+16+64,deepseek-v4-pro@1+4+16+64,qwen3-235b-a22b@1+4+16+64,llama-4-maverick@1+4+16+64,kimi-k2@1+4+16,llama-3.1-405b@1
+RESULTS_MODELS ?= deepseek-v3@1+4+16+64,deepseek-v4-pro@1+4+16+64,qwen3-235b-a22b@1+4+16+64,llama-4-maverick@1+4+16+64,kimi-k2@1+4+16+64,llama-3.1-405b@1
 DEMAND  ?= $(wildcard docs/progq_demand.json)
 FLINT_ONLY ?=
 # Where regressions and sweeps run (scripts/jobs.py, Dask; docs/jobs.md): WORKERS local worker
