@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """scripts/evaluate_rtl.py on one small point (tiny-dense, batch 1, one token): it runs the rtl,
-model and h3 engines, writes the table and the JSON, and the RTL's cycles stay within 5 % of the
-model's with the same bursts. Usage: evaluate_rtl_test.py SOURCE_DIR BUILD_DIR"""
+model and h3 engines on the main grid's work order (cta, jitter 0, one SM at small), writes the table and the
+JSON, and the RTL's cycles stay within 5 % of the model's with the same bursts. Usage: evaluate_rtl_test.py SOURCE_DIR BUILD_DIR"""
 import json
 import pathlib
 import subprocess
@@ -29,6 +29,9 @@ with tempfile.TemporaryDirectory() as d:
         runs = json.loads(out.with_suffix(".json").read_text())
         e = runs[0]["engines"]
         expect("three engines", sorted(e) == ["h3", "model", "rtl"], sorted(e))
+        expect("the main grid's work order by default",
+               (runs[0]["order"], runs[0]["jitter"], runs[0]["sms"]) == ("cta", 0.0, 1),
+               runs[0])
         expect("every request answered", all(r["responses"] == r["requests"] > 0
                                              for r in e.values()), e)
         expect("same bursts", e["rtl"]["bursts_issued"] == e["model"]["bursts_issued"], e)
@@ -36,5 +39,6 @@ with tempfile.TemporaryDirectory() as d:
         expect("rtl within 5 % of the model", 0.95 <= ratio <= 1.05, ratio)
         rows = [l for l in out.read_text().splitlines() if l.startswith("| tiny-dense")]
         expect("a row an engine", len(rows) == 3, rows)
+        expect("the work order stated", "work order `cta`" in out.read_text(), "")
 print(f"evaluate_rtl: {'FAILED' if failed else 'passed'}")
 sys.exit(1 if failed else 0)
