@@ -46,10 +46,6 @@ def mm2(um2):
     return um2 * 1e-6
 
 
-def kib(bits):
-    return bits / 8 / 1024
-
-
 def size_text(bits):
     b = bits / 8
     if b >= 1 << 20:

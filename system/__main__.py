@@ -150,8 +150,9 @@ def main(argv=None):
     ap.add_argument("--h3-engine", default="h3", help="engine name of H3 in the result files")
     ap.add_argument("--results", help="HBF results of the paper's queue (default "
                     "docs/results.json)")
-    ap.add_argument("--results-deep", help="HBF results of the 16-burst queue (default "
-                    "docs/results_deep_queue.json)")
+    ap.add_argument("--compare", metavar="FILE",
+                    help="a second HBF results file (evaluate.py's JSON, e.g. "
+                    "docs/results_closed_loop.json) whose headline is shown beside the primary's")
     ap.add_argument("--no-plots", action="store_true")
     ap.add_argument("--models", default=",".join(run.MODELS),
                     help="comma list (default: the paper's six; fewer for a quick look)")
@@ -161,16 +162,17 @@ def main(argv=None):
     a = ap.parse_args(argv)
     if a.results:
         measured.HBF_SOURCES["paper-queue"] = pathlib.Path(a.results).resolve()
-    if a.results_deep:
-        measured.HBF_SOURCES["deep-queue"] = pathlib.Path(a.results_deep).resolve()
+    if a.compare:
+        if not pathlib.Path(a.compare).is_file():
+            ap.error(f"--compare: no such file {a.compare}")
+        measured.HBF_SOURCES[pathlib.Path(a.compare).stem] = pathlib.Path(a.compare).resolve()
     out = pathlib.Path(a.out)
     cmd = "python3 -m system " + " ".join(argv if argv is not None else sys.argv[1:])
     prm = P.PAPER
     models = [m for m in a.models.split(",") if m]
     batches = [int(b) for b in a.batches.split(",") if b]
     ctx = run.CTX
-    # The second HBF file is shown beside the primary only when it exists (make results no
-    # longer writes the deep-queue runs: docs/evaluation.md).
+    # A second HBF file (--compare) is shown beside the primary.
     others = [s for s in measured.HBF_SOURCES
               if s != a.hbf and pathlib.Path(measured.HBF_SOURCES[s]).exists()]
     other = others[0] if others else None

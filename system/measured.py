@@ -1,8 +1,8 @@
 """The measured inputs, read at run time from the project's own result files.
 
-- HBF bandwidth per (model, batch, engine): docs/results.json (the paper's cache request queue)
-  or docs/results_deep_queue.json (16 bursts of lines), written by `make results` (flint-eval:
-  one decode step of stack 0 of 8 through FLINT's BBC model and H3 on the same NAND dies).
+- HBF bandwidth per (model, batch, engine): docs/results.json (the paper's cache request
+  queue), written by `make results` (flint-eval: one decode step of stack 0 of 8 through FLINT's
+  BBC model and H3 on the same NAND dies); `python3 -m system --compare FILE` adds a second.
   A package's useful weight bandwidth = a stack's useful_gbps x stacks (block striping spreads
   every tensor over all 8 stacks alike).
 - Refresh cost: docs/progq_demand.json (the stealing scrubber's foreground stall and the
@@ -21,7 +21,7 @@ import tomllib
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
-HBF_SOURCES = {"paper-queue": DOCS / "results.json", "deep-queue": DOCS / "results_deep_queue.json"}
+HBF_SOURCES = {"paper-queue": DOCS / "results.json"}
 
 
 class MissingInput(Exception):

@@ -360,6 +360,25 @@ class Cli(unittest.TestCase):
         self.assertNotEqual(r.returncode, 0)
         self.assertIn("unknown model", r.stderr)
 
+    def test_a_missing_compare_file_is_refused(self):
+        import subprocess
+        r = subprocess.run([sys.executable, "-m", "system", "--out", "/nonexistent", "--compare",
+                            "/nonexistent/results.json", "--no-plots"], cwd=ROOT,
+                           capture_output=True, text=True)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("--compare: no such file", r.stderr)
+
+    def test_a_compare_file_gets_its_own_column(self):
+        import subprocess
+        with tempfile.TemporaryDirectory() as tmp:
+            r = subprocess.run([sys.executable, "-m", "system", "--out", tmp, "--no-plots",
+                                "--models", "deepseek-v3", "--batches", "1", "--no-variants",
+                                "--compare", str(ROOT / "docs" / "results.json")],
+                               cwd=ROOT, capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            md = (pathlib.Path(tmp) / "system.md").read_text()
+        self.assertIn("| ours, paper-queue | ours, results |", md)
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=1)
