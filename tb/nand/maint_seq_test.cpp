@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "Vmaint_paper.h"
 #include "Vmaint_small.h"
 #include "flint_config.hpp"
 #include "tb/common/seed.hpp"
@@ -36,7 +37,8 @@ MaintTxn Req(MaintOp op, uint32_t plane, uint32_t block, uint32_t page = 0) {
   return t;
 }
 
-void RequireClean(const Bench& b) {
+template <class B>
+void RequireClean(const B& b) {
   INFO(b.Error());
   REQUIRE(b.errors() == 0);
   REQUIRE_FALSE(b.Failed());
@@ -295,4 +297,26 @@ TEST_CASE("maint_seq: random transactions against the NAND die model",
   REQUIRE(b.responses() == static_cast<uint64_t>(transactions));
   REQUIRE(reads > 50);
   REQUIRE(programs > 50);
+}
+
+TEST_CASE("maint_seq: paper-size program and read with errors and a bad page",
+          "[nand][maint_seq][smoke]") {
+  const flint::Config& cfg = flint::kPaperConfig;
+  flint::tb::MaintBench<Vmaint_paper> b(cfg, flint::tb::TestSeed());
+  const auto extra = static_cast<uint32_t>(cfg.planes);  // plane 32, the phantom at reset
+  const MaintTxn p = b.RandomProgram(extra, 255, 0);
+  REQUIRE(b.Run(p).status == MaintStatus::kOk);
+  REQUIRE(b.responded_at() - b.accepted_at() >= cfg.t_prog_cycles);
+  const uint32_t line_bits = static_cast<uint32_t>(cfg.cl_image_bytes) * 8;
+  b.CorruptPage(extra, 255, 0, {31 * line_bits + 15 * 72 + 70});  // a check bit, last word
+  REQUIRE(b.Run(Req(MaintOp::kReadPage, extra, 255, 0)).status == MaintStatus::kCorrected);
+  REQUIRE(b.last_lines() == p.lines);
+  REQUIRE(b.last_status()[31] == Status::kCorrected);
+  // A line's data-out holds the die I/O 2 cycles at paper: the read runs at the die's rate.
+  const uint64_t took = b.responded_at() - b.accepted_at();
+  INFO("paper read latency " << took);
+  REQUIRE(took <= cfg.t_read_cycles + cfg.t_cache_xfer_cycles + 2 * cfg.cl_per_page + 8);
+  REQUIRE(b.Run(Req(MaintOp::kProgramPage, 0, 0, static_cast<uint32_t>(cfg.pages))).status ==
+          MaintStatus::kBadAddress);
+  RequireClean(b);
 }
