@@ -28,7 +28,7 @@ enum class MaintStatus : uint8_t {
   kUncorrectable = 2,  // ReadPage: a line uncorrectable
   kProgramFail = 3,
   kEraseFail = 4,
-  kBadAddress = 5,     // past the die's geometry: nothing issued
+  kBadAddress = 5,  // past the die's geometry: nothing issued
 };
 
 inline constexpr uint32_t kMaintOpBits = 2;
@@ -64,8 +64,8 @@ struct MaintReq {
     MaintReq r;
     r.page = static_cast<uint32_t>(v & Mask(kMaintPageBits));
     r.block = static_cast<uint32_t>((v >> kMaintPageBits) & Mask(kMaintBlockBits));
-    r.plane = static_cast<uint32_t>((v >> (kMaintPageBits + kMaintBlockBits)) &
-                                    Mask(kMaintPlaneBits));
+    r.plane =
+        static_cast<uint32_t>((v >> (kMaintPageBits + kMaintBlockBits)) & Mask(kMaintPlaneBits));
     r.op = static_cast<MaintOp>((v >> (kMaintPageBits + kMaintBlockBits + kMaintPlaneBits)) &
                                 Mask(kMaintOpBits));
     return r;

@@ -46,8 +46,8 @@ struct MaintTxn {
 
 // How the client side and the controller side behave (all 1 / 0: no back-pressure, no gaps).
 struct MaintClient {
-  double req_p = 1.0;      // chance a cycle that a waiting request is offered
-  double wr_p = 1.0;       // ... that the next program beat is offered
+  double req_p = 1.0;  // chance a cycle that a waiting request is offered
+  double wr_p = 1.0;   // ... that the next program beat is offered
   double rd_ready_p = 1.0;
   double rsp_ready_p = 1.0;
   uint32_t park_delay = 0;  // cycles the controller side takes to park (beyond the first)
@@ -106,7 +106,8 @@ class MaintBench {
   void Drain(uint64_t max_cycles = 2000000) {
     const uint64_t stop = h_.cycle() + max_cycles;
     while (!Idle() && errors_ == 0 && h_.cycle() < stop) Step();
-    if (!Idle() && errors_ == 0) Fail("requests still unanswered after " + std::to_string(max_cycles) + " cycles");
+    if (!Idle() && errors_ == 0)
+      Fail("requests still unanswered after " + std::to_string(max_cycles) + " cycles");
   }
   MaintRsp Run(const MaintTxn& t) {
     Submit(t);
@@ -115,7 +116,8 @@ class MaintBench {
   }
 
   // Shadow-aware fault and corruption hooks.
-  void CorruptPage(uint32_t plane, uint32_t block, uint32_t page, const std::vector<uint32_t>& bits) {
+  void CorruptPage(uint32_t plane, uint32_t block, uint32_t page,
+                   const std::vector<uint32_t>& bits) {
     die_.CorruptPage(model::PageAddr{plane, block, page}, bits);
     auto& img = Page(plane, block, page);
     if (img) {
@@ -225,8 +227,8 @@ class MaintBench {
     if (!queue_.empty() && !req_on_ && u(rng_) < client_.req_p) req_on_ = true;
     d.req_valid_i = req_on_;
     if (req_on_) d.req_i = queue_.front().req.Pack();
-    const bool prog = active_ && active_->req.op == MaintOp::kProgramPage &&
-                      beat_ < active_->lines.size();
+    const bool prog =
+        active_ && active_->req.op == MaintOp::kProgramPage && beat_ < active_->lines.size();
     if (prog && !wr_on_ && u(rng_) < client_.wr_p) wr_on_ = true;
     d.wr_valid_i = prog && wr_on_;
     if (prog && wr_on_) {
@@ -291,10 +293,12 @@ class MaintBench {
     if (static_cast<bool>(d.rd_last_o) != (lines_out_ + 1 == cfg_.cl_per_page)) {
       Fail("rd_last_o wrong on line " + std::to_string(lines_out_));
     }
-    if (got != want.data) Fail("line " + std::to_string(lines_out_) + ": data differs from the decode");
+    if (got != want.data)
+      Fail("line " + std::to_string(lines_out_) + ": data differs from the decode");
     if (st != want.status) {
-      Fail("line " + std::to_string(lines_out_) + ": status " + std::to_string(static_cast<int>(st)) +
-           ", the decode says " + std::to_string(static_cast<int>(want.status)));
+      Fail("line " + std::to_string(lines_out_) + ": status " +
+           std::to_string(static_cast<int>(st)) + ", the decode says " +
+           std::to_string(static_cast<int>(want.status)));
     }
     worst_ = std::max(worst_, want.status);
     last_lines_.push_back(got);
@@ -355,16 +359,17 @@ class MaintBench {
         const MaintReq& r = active_->req;
         const bool read_port = op == model::NandCmd::kRead || op == model::NandCmd::kCacheEnd ||
                                op == model::NandCmd::kDataOut;
-        if (read_port && !d.parked_i) Fail("a read-port command while the controller is not parked");
+        if (read_port && !d.parked_i)
+          Fail("a read-port command while the controller is not parked");
         if (read_port && first_read_cmd_at_ == 0) first_read_cmd_at_ = t;
-        const model::NandCmd want_op =
-            r.op == MaintOp::kProgramPage ? model::NandCmd::kProgram
-            : r.op == MaintOp::kEraseBlock ? model::NandCmd::kErase
-            : cmds_ == 1                          ? model::NandCmd::kRead
-            : cmds_ == 2                          ? model::NandCmd::kCacheEnd
-                                                  : model::NandCmd::kDataOut;
+        const model::NandCmd want_op = r.op == MaintOp::kProgramPage  ? model::NandCmd::kProgram
+                                       : r.op == MaintOp::kEraseBlock ? model::NandCmd::kErase
+                                       : cmds_ == 1                   ? model::NandCmd::kRead
+                                       : cmds_ == 2                   ? model::NandCmd::kCacheEnd
+                                                                      : model::NandCmd::kDataOut;
         if (op != want_op || plane != r.plane ||
-            (op != model::NandCmd::kDataOut && op != model::NandCmd::kCacheEnd && block != r.block) ||
+            (op != model::NandCmd::kDataOut && op != model::NandCmd::kCacheEnd &&
+             block != r.block) ||
             ((op == model::NandCmd::kRead || op == model::NandCmd::kProgram) && page != r.page)) {
           Fail("command " + std::to_string(static_cast<int>(op)) + " to " + std::to_string(plane) +
                "/" + std::to_string(block) + "/" + std::to_string(page) + " for request op " +
@@ -417,7 +422,8 @@ class MaintBench {
         image.swap(din_);
         if (image != ImageOf(*active_)) Fail("a program's data-in is not the lines' ECC image");
         image.resize(cfg_.page_image_bytes, 0);
-        const model::OpResult res = die_.ProgramBytes(model::PageAddr{plane, block, page}, image, t);
+        const model::OpResult res =
+            die_.ProgramBytes(model::PageAddr{plane, block, page}, image, t);
         BlockShadow& s = Shadow(plane, block);
         s.pages.at(page) = res.pass ? std::optional<std::vector<uint8_t>>(image) : std::nullopt;
         ++s.wp;

@@ -48,13 +48,15 @@ void RequireClean(const B& b) {
 
 TEST_CASE("maint_seq: the C++ mirror packs as the RTL struct", "[nand][maint_seq][smoke]") {
   const MaintReq r{MaintOp::kProgramPage, 0xA5, 0xBEEF, 0x1234};
-  REQUIRE(r.Pack() == ((uint64_t{1} << 40) | (uint64_t{0xA5} << 32) | (uint64_t{0xBEEF} << 16) |
-                       0x1234));
+  REQUIRE(r.Pack() ==
+          ((uint64_t{1} << 40) | (uint64_t{0xA5} << 32) | (uint64_t{0xBEEF} << 16) | 0x1234));
   const MaintReq back = MaintReq::Unpack(r.Pack());
-  REQUIRE((back.op == r.op && back.plane == r.plane && back.block == r.block && back.page == r.page));
+  REQUIRE(
+      (back.op == r.op && back.plane == r.plane && back.block == r.block && back.page == r.page));
   const MaintRsp s{MaintOp::kEraseBlock, MaintStatus::kEraseFail, 3, 7, 9};
   const MaintRsp sb = MaintRsp::Unpack(s.Pack());
-  REQUIRE((sb.op == s.op && sb.status == s.status && sb.plane == 3 && sb.block == 7 && sb.page == 9));
+  REQUIRE(
+      (sb.op == s.op && sb.status == s.status && sb.plane == 3 && sb.block == 7 && sb.page == 9));
   REQUIRE(s.Pack() >> 43 == 2);
   REQUIRE(((s.Pack() >> 40) & 7) == 4);
 }
@@ -135,15 +137,17 @@ TEST_CASE("maint_seq: a failed program or erase is answered and the sequencer go
   RequireClean(b);
 }
 
-TEST_CASE("maint_seq: bit errors are corrected or flagged per line", "[nand][maint_seq][directed]") {
+TEST_CASE("maint_seq: bit errors are corrected or flagged per line",
+          "[nand][maint_seq][directed]") {
   const flint::Config& cfg = Small();
   Bench b(cfg, flint::tb::TestSeed());
   const MaintTxn p = b.RandomProgram(0, 1, 0);
   REQUIRE(b.Run(p).status == MaintStatus::kOk);
   const uint32_t line_bits = static_cast<uint32_t>(cfg.cl_image_bytes) * 8;
   // Line 0: one data bit of word 0. Line 1: two bits of word 1. Line 2: a check bit of word 2.
-  b.CorruptPage(0, 1, 0, {0 * line_bits + 5, 1 * line_bits + 72 + 3, 1 * line_bits + 72 + 40,
-                          2 * line_bits + 2 * 72 + 66});
+  b.CorruptPage(0, 1, 0,
+                {0 * line_bits + 5, 1 * line_bits + 72 + 3, 1 * line_bits + 72 + 40,
+                 2 * line_bits + 2 * 72 + 66});
   const MaintRsp rsp = b.Run(Req(MaintOp::kReadPage, 0, 1, 0));
   REQUIRE(rsp.status == MaintStatus::kUncorrectable);
   const auto& st = b.last_status();
@@ -186,8 +190,8 @@ TEST_CASE("maint_seq: a read waits for the park and releases it after its last l
   REQUIRE(b.first_read_cmd_at() >= b.park_rose_at() + 41);
   // Held from the request to the last line's return: park + sense + move + the data-outs.
   REQUIRE(b.park_cycles() >= 41 + cfg.t_read_cycles + cfg.cl_per_page);
-  REQUIRE(b.park_cycles() <= 41 + cfg.t_read_cycles + cfg.t_cache_xfer_cycles +
-                                 2 * cfg.cl_per_page + 6);
+  REQUIRE(b.park_cycles() <=
+          41 + cfg.t_read_cycles + cfg.t_cache_xfer_cycles + 2 * cfg.cl_per_page + 6);
   // A slow reader of the lines holds the park only while data-outs are in flight; the park is
   // gone before the last line is taken.
   const uint64_t before = b.park_cycles();
