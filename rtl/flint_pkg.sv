@@ -60,7 +60,8 @@ package flint_pkg;
   // NAND maintenance sequencer of one die (rtl/nand/flint_maint_seq.sv, docs/nand_seq.md): its
   // page-level transactions. Address fields are wide enough for every config (paper: 6 plane,
   // 8 block, 10 page bits); the sequencer checks its config fits and answers an address past
-  // its die's geometry MaintBadAddress without touching the die. C++ mirror: model/common/types.hpp.
+  // its die's geometry MaintBadAddress without touching the die. C++ mirror:
+  // model/common/types.hpp.
   typedef enum logic [1:0] {
     MaintReadPage    = 2'd0,  // one page out through SEC-DED, a line a beat, status per line
     MaintProgramPage = 2'd1,  // the page's lines in (raw data), ECC-encoded inside, programmed
