@@ -57,5 +57,52 @@ package flint_pkg;
   } blk_state_e;
   localparam int unsigned BlkStateWidth = 3;
 
+  // NAND maintenance sequencer of one die (rtl/nand/flint_maint_seq.sv, docs/nand_seq.md): its
+  // page-level transactions. Address fields are wide enough for every config (paper: 6 plane,
+  // 8 block, 10 page bits); the sequencer checks its config fits and answers an address past
+  // its die's geometry MaintBadAddress without touching the die. C++ mirror:
+  // model/common/types.hpp.
+  typedef enum logic [1:0] {
+    MaintReadPage    = 2'd0,  // one page out through SEC-DED, a line a beat, status per line
+    MaintProgramPage = 2'd1,  // the page's lines in (raw data), ECC-encoded inside, programmed
+    MaintEraseBlock  = 2'd2   // one block of one plane
+  } maint_op_e;
+  localparam int unsigned MaintOpWidth = 2;
+  localparam int unsigned MaintPlaneBits = 8;
+  localparam int unsigned MaintBlockBits = 16;
+  localparam int unsigned MaintPageBits = 16;
+
+  // A request: physical plane, block, page (page unused by EraseBlock). First field = MSB.
+  typedef struct packed {
+    maint_op_e                 op;
+    logic [MaintPlaneBits-1:0] plane;
+    logic [MaintBlockBits-1:0] block;
+    logic [MaintPageBits-1:0]  page;
+  } maint_req_t;
+  localparam int unsigned MaintReqWidth = MaintOpWidth + MaintPlaneBits + MaintBlockBits +
+                                          MaintPageBits;
+
+  // How a request ended. A read's status is its worst line (every line is returned anyway).
+  typedef enum logic [2:0] {
+    MaintOk            = 3'd0,
+    MaintCorrected     = 3'd1,  // ReadPage: some line corrected, none uncorrectable
+    MaintUncorrectable = 3'd2,  // ReadPage: some line uncorrectable (its data as read)
+    MaintProgramFail   = 3'd3,  // ProgramPage: the die's status said FAIL
+    MaintEraseFail     = 3'd4,  // EraseBlock: the die's status said FAIL
+    MaintBadAddress    = 3'd5   // plane, block or page past the die: nothing issued
+  } maint_status_e;
+  localparam int unsigned MaintStatusWidth = 3;
+
+  // A response: the request's op and address echoed, and its status. First field = MSB.
+  typedef struct packed {
+    maint_op_e                 op;
+    maint_status_e             status;
+    logic [MaintPlaneBits-1:0] plane;
+    logic [MaintBlockBits-1:0] block;
+    logic [MaintPageBits-1:0]  page;
+  } maint_rsp_t;
+  localparam int unsigned MaintRspWidth = MaintOpWidth + MaintStatusWidth + MaintPlaneBits +
+                                          MaintBlockBits + MaintPageBits;
+
 endpackage
 `default_nettype wire

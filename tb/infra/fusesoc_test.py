@@ -23,7 +23,7 @@ SRC = pathlib.Path(sys.argv[1]).resolve()
 RTL = SRC / "rtl"
 sys.path.insert(0, str(SRC / "scripts"))
 from rtl_hierarchy import instantiated  # noqa: E402
-CORES = ["cfg_gen", "cfg", "pkg", "common", "ecc", "ftl", "bbc", "refresh", "top"]
+CORES = ["cfg_gen", "cfg", "pkg", "common", "ecc", "nand", "ftl", "bbc", "refresh", "top"]
 FAILS = []
 
 
