@@ -149,6 +149,9 @@ results: build
 	  --engines flint,h3,h3-legacy --out docs/results_tiled.md
 	@python3 scripts/evaluate.py --build $(BUILD) --batches 1,16 $(EVAL_JOBS) \
 	  --models qwen3-235b-a22b,llama-4-maverick --loop closed --out docs/results_closed_loop.md
+	@python3 scripts/evaluate.py --build $(BUILD) --batches 1,16 $(EVAL_JOBS) \
+	  --models qwen3-235b-a22b,llama-4-maverick --engines flint,fcfs,h3 \
+	  --out docs/results_policy.md
 	@python3 scripts/queue_rule.py --build $(BUILD) --out docs/results_queue_rule.md
 	@python3 scripts/tr_sweep.py --build $(BUILD) --out docs/results_tr.md --plot docs/results_tr.png
 	@python3 scripts/plot_results.py docs/results.json --out docs/results.png
