@@ -162,6 +162,11 @@ TEST_CASE("maint_seq: responses come back out of order, a failed plane among the
   // Every program was in flight beside the erase; the erase took one tERASE, not more.
   REQUIRE(b.max_in_flight() == pp);
   REQUIRE(b.cycle() < cfg.t_erase_cycles + 2 * cfg.t_read_cycles + 200 + 2 * cfg.t_prog_cycles);
+  // The reads waited for their planes' slots unparked: the park covers only each read's own
+  // sense and data-outs, never the program or erase it waited for.
+  INFO("parked " << b.park_cycles() << " cycles for two reads");
+  REQUIRE(b.park_cycles() <=
+          2 * (cfg.t_read_cycles + cfg.t_cache_xfer_cycles + 2 * cfg.cl_per_page + 6));
   REQUIRE(b.BlockBad(2, 5));
   REQUIRE(b.last_lines().size() == cfg.cl_per_page);
   for (uint32_t p = 1; p < pp; ++p) {
