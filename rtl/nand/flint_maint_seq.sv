@@ -29,7 +29,7 @@
 // commands this die's maintenance port, and while parked nothing else uses the plane's buffers.
 // Tags: the sequencer only echoes them; a client keeps the tags of its outstanding requests
 // distinct (asserted), so every response names its request.
-// Latency (cycles, no back-pressure): ReadPage 1 (accept) + 1 + park + 1 + tR + 1 + xfer + the
+// Latency (cycles, no back-pressure): ReadPage 1 (accept) + park + 1 + tR + 1 + xfer + the
 // lines' data-outs (ClImageBytes / die I/O rate each, OutDepth lines in flight) + 1 to the
 // response; ProgramPage 1 + 1 + ClPerPage beats + 1 + tPROG + 1; EraseBlock 1 + 1 + tERASE + 1.
 `default_nettype none
@@ -249,7 +249,8 @@ module flint_maint_seq #(
           st_d = StRsp;
         end else begin
           unique case (req_i.op)
-            flint_pkg::MaintReadPage:    st_d = StRdWait;
+            // straight to the park when the plane's slot is free (the address is in range)
+            flint_pkg::MaintReadPage:    st_d = act_q[PPlBits'(req_i.plane)] ? StRdWait : StPark;
             flint_pkg::MaintProgramPage: st_d = StPgWait;
             default:                     st_d = StErCmd;
           endcase
