@@ -71,16 +71,20 @@ package flint_pkg;
   localparam int unsigned MaintPlaneBits = 8;
   localparam int unsigned MaintBlockBits = 16;
   localparam int unsigned MaintPageBits = 16;
+  // A request's tag, echoed in its response: program and erase responses come back in the order
+  // their planes finish, not in request order (one outstanding program or erase a plane).
+  localparam int unsigned MaintTagBits = 8;
 
-  // A request: physical plane, block, page (page unused by EraseBlock). First field = MSB.
+  // A request: tag, physical plane, block, page (page unused by EraseBlock). First field = MSB.
   typedef struct packed {
+    logic [MaintTagBits-1:0]   tag;
     maint_op_e                 op;
     logic [MaintPlaneBits-1:0] plane;
     logic [MaintBlockBits-1:0] block;
     logic [MaintPageBits-1:0]  page;
   } maint_req_t;
-  localparam int unsigned MaintReqWidth = MaintOpWidth + MaintPlaneBits + MaintBlockBits +
-                                          MaintPageBits;
+  localparam int unsigned MaintReqWidth = MaintTagBits + MaintOpWidth + MaintPlaneBits +
+                                          MaintBlockBits + MaintPageBits;
 
   // How a request ended. A read's status is its worst line (every line is returned anyway).
   typedef enum logic [2:0] {
@@ -93,16 +97,17 @@ package flint_pkg;
   } maint_status_e;
   localparam int unsigned MaintStatusWidth = 3;
 
-  // A response: the request's op and address echoed, and its status. First field = MSB.
+  // A response: the request's tag, op and address echoed, and its status. First field = MSB.
   typedef struct packed {
+    logic [MaintTagBits-1:0]   tag;
     maint_op_e                 op;
     maint_status_e             status;
     logic [MaintPlaneBits-1:0] plane;
     logic [MaintBlockBits-1:0] block;
     logic [MaintPageBits-1:0]  page;
   } maint_rsp_t;
-  localparam int unsigned MaintRspWidth = MaintOpWidth + MaintStatusWidth + MaintPlaneBits +
-                                          MaintBlockBits + MaintPageBits;
+  localparam int unsigned MaintRspWidth = MaintTagBits + MaintOpWidth + MaintStatusWidth +
+                                          MaintPlaneBits + MaintBlockBits + MaintPageBits;
 
 endpackage
 `default_nettype wire

@@ -36,8 +36,9 @@ inline constexpr uint32_t kMaintStatusBits = 3;
 inline constexpr uint32_t kMaintPlaneBits = 8;
 inline constexpr uint32_t kMaintBlockBits = 16;
 inline constexpr uint32_t kMaintPageBits = 16;
+inline constexpr uint32_t kMaintTagBits = 8;  // flint_pkg::MaintTagBits: the first field
 inline constexpr uint32_t kMaintReqBits =
-    kMaintOpBits + kMaintPlaneBits + kMaintBlockBits + kMaintPageBits;
+    kMaintTagBits + kMaintOpBits + kMaintPlaneBits + kMaintBlockBits + kMaintPageBits;
 inline constexpr uint32_t kMaintRspBits = kMaintReqBits + kMaintStatusBits;
 
 namespace maint_detail {
@@ -52,11 +53,13 @@ inline constexpr uint64_t PackAddr(uint32_t plane, uint32_t block, uint32_t page
 struct MaintReq {
   MaintOp op = MaintOp::kReadPage;
   uint32_t plane = 0, block = 0, page = 0;
+  uint32_t tag = 0;  // echoed in the response (program and erase responses come out of order)
 
   uint64_t Pack() const {
     using maint_detail::Mask;
-    return ((static_cast<uint64_t>(op) & Mask(kMaintOpBits))
-            << (kMaintPlaneBits + kMaintBlockBits + kMaintPageBits)) |
+    constexpr uint32_t addr = kMaintPlaneBits + kMaintBlockBits + kMaintPageBits;
+    return ((static_cast<uint64_t>(tag) & Mask(kMaintTagBits)) << (addr + kMaintOpBits)) |
+           ((static_cast<uint64_t>(op) & Mask(kMaintOpBits)) << addr) |
            maint_detail::PackAddr(plane, block, page);
   }
   static MaintReq Unpack(uint64_t v) {
@@ -68,6 +71,9 @@ struct MaintReq {
         static_cast<uint32_t>((v >> (kMaintPageBits + kMaintBlockBits)) & Mask(kMaintPlaneBits));
     r.op = static_cast<MaintOp>((v >> (kMaintPageBits + kMaintBlockBits + kMaintPlaneBits)) &
                                 Mask(kMaintOpBits));
+    r.tag = static_cast<uint32_t>(
+        (v >> (kMaintPageBits + kMaintBlockBits + kMaintPlaneBits + kMaintOpBits)) &
+        Mask(kMaintTagBits));
     return r;
   }
 };
@@ -76,11 +82,14 @@ struct MaintRsp {
   MaintOp op = MaintOp::kReadPage;
   MaintStatus status = MaintStatus::kOk;
   uint32_t plane = 0, block = 0, page = 0;
+  uint32_t tag = 0;  // the request's
 
   uint64_t Pack() const {
     using maint_detail::Mask;
     constexpr uint32_t addr = kMaintPlaneBits + kMaintBlockBits + kMaintPageBits;
-    return ((static_cast<uint64_t>(op) & Mask(kMaintOpBits)) << (addr + kMaintStatusBits)) |
+    return ((static_cast<uint64_t>(tag) & Mask(kMaintTagBits))
+            << (addr + kMaintStatusBits + kMaintOpBits)) |
+           ((static_cast<uint64_t>(op) & Mask(kMaintOpBits)) << (addr + kMaintStatusBits)) |
            ((static_cast<uint64_t>(status) & Mask(kMaintStatusBits)) << addr) |
            maint_detail::PackAddr(plane, block, page);
   }
@@ -94,6 +103,8 @@ struct MaintRsp {
     r.page = a.page;
     r.status = static_cast<MaintStatus>((v >> addr) & Mask(kMaintStatusBits));
     r.op = static_cast<MaintOp>((v >> (addr + kMaintStatusBits)) & Mask(kMaintOpBits));
+    r.tag = static_cast<uint32_t>((v >> (addr + kMaintStatusBits + kMaintOpBits)) &
+                                  Mask(kMaintTagBits));
     return r;
   }
 };

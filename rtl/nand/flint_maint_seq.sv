@@ -1,17 +1,24 @@
 // NAND maintenance sequencer of one die (docs/nand_seq.md): page-level transactions on the
-// die's maintenance port (flint_die_port), one at a time, each ended by exactly one response.
+// die's maintenance port (flint_die_port), each ended by exactly one response carrying the
+// request's tag. Requests are taken one at a time by the front end (park, read-out, data-in,
+// commands); a program or erase then runs on in its plane's slot, one outstanding a plane, so
+// the planes of the die program and erase at once. Its response goes when its plane is idle
+// again, so responses come out in the order planes finish, not in request order.
 //   ReadPage     park the burst-buffer controller (park_o until parked_i), Read the page into the
 //                plane's page buffer, wait the sense, CacheEnd, then a DataOut a line; each line
 //                comes back SEC-DED decoded (flint_ecc_cl_dec) with its status on rd_*, in line
 //                order. The park is released as soon as the last line's data is back from the
 //                die: it is held exactly while the sequencer needs the plane's buffers and the
 //                die I/O. Response status: the worst line (OK, CORRECTED, UNCORRECTABLE).
-//   ProgramPage  wait for the plane to be idle, take the page's ClPerPage lines on wr_* (raw
-//                data; wr_poison_i flips two check bits of every word so the line reads back
-//                UNCORRECTABLE, as a copy of an uncorrectable line must), each ECC-encoded into
-//                its image (flint_ecc_cl_img) and sent as a data-in beat, then the Program; wait
-//                until the plane is idle again and report its fail bit (MaintProgramFail).
-//   EraseBlock   Erase when the plane is idle; wait and report its fail bit (MaintEraseFail).
+//                A read waits for its plane's slot to be free before it parks.
+//   ProgramPage  wait for the plane to be idle (slot free), take the page's ClPerPage lines on
+//                wr_* (raw data; wr_poison_i flips two check bits of every word so the line reads
+//                back UNCORRECTABLE, as a copy of an uncorrectable line must), each ECC-encoded
+//                into its image (flint_ecc_cl_img) and sent as a data-in beat, then the Program;
+//                the plane's slot waits until the plane is idle again and reports its fail bit
+//                (MaintProgramFail) while the front end takes the next request.
+//   EraseBlock   Erase when the plane is idle (slot free); the slot waits and reports its fail
+//                bit (MaintEraseFail).
 // A request whose plane, block or page lies past the die is answered MaintBadAddress and
 // touches nothing. A failed program or erase is a response, never a hang: the die's status is
 // read once the plane is idle again (plane_fail_i is valid then), a cycle after the command at
@@ -20,6 +27,8 @@
 // before t; m_ready_i only holds back a DataOut while another is in flight); the program's
 // data-in does not need the die I/O (docs/nand_model.md, phantom write path); nothing else
 // commands this die's maintenance port, and while parked nothing else uses the plane's buffers.
+// Tags: the sequencer only echoes them; a client keeps the tags of its outstanding requests
+// distinct (asserted), so every response names its request.
 // Latency (cycles, no back-pressure): ReadPage 1 (accept) + park + 1 + tR + 1 + xfer + the
 // lines' data-outs (ClImageBytes / die I/O rate each, OutDepth lines in flight) + 1 to the
 // response; ProgramPage 1 + 1 + ClPerPage beats + 1 + tPROG + 1; EraseBlock 1 + 1 + tERASE + 1.
@@ -38,7 +47,9 @@ module flint_maint_seq #(
   localparam int unsigned LineBits = (Lines > 1) ? $clog2(Lines) : 1,
   localparam int unsigned DataBits = flint_cfg_pkg::ClDataBits,
   localparam int unsigned LineW    = 8 * flint_cfg_pkg::ClImageBytes,
-  localparam int unsigned CmdW     = flint_pkg::NandCmdWidth
+  localparam int unsigned CmdW     = flint_pkg::NandCmdWidth,
+  localparam int unsigned TagW     = flint_pkg::MaintTagBits,
+  localparam int unsigned SrcBits  = $clog2(PhysPl + 1)   // response source: a plane, the front
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
@@ -103,8 +114,8 @@ module flint_maint_seq #(
     StBeats = 4'd8,   // data-in beats
     StPgCmd = 4'd9,   // the Program
     StErCmd = 4'd10,  // EraseBlock: the Erase
-    StBusy  = 4'd11,  // program or erase running: wait for the plane, read its fail bit
-    StRsp   = 4'd12   // the response
+    StRsp   = 4'd11,  // the response of a read or a bad address
+    StRdWait = 4'd12  // ReadPage: the plane's slot (a program or erase) free, before parking
   } state_e;
   state_e st_q, st_d;
 
@@ -117,9 +128,14 @@ module flint_maint_seq #(
   assign blk = BlkBits'(req_q.block);
   assign pg = PgBits'(req_q.page);
   logic [LineBits-1:0] out_q;    // next line to read out / next beat of a program
-  logic fresh_q;                 // a command went last cycle: the plane's busy flag may lag
-  logic plane_free;              // the request's plane is idle, and not just commanded
-  assign plane_free = plane_idle_i[pl] && !fresh_q;
+  // Per plane: a command went to it last cycle (its busy flag may lag); its slot holds a program
+  // or erase issued and not yet answered (act), finished with its fail bit read (done).
+  logic [PhysPl-1:0] fresh_q, act_q, done_q, fail_q, erase_q;
+  logic [PhysPl*TagW-1:0] tag_q;
+  logic [PhysPl*BlkBits-1:0] sblk_q;
+  logic [PhysPl*flint_pkg::MaintPageBits-1:0] spg_q;  // as requested (an erase's is echoed too)
+  logic plane_free;              // the request's plane is idle, not just commanded, slot free
+  assign plane_free = plane_idle_i[pl] && !fresh_q[pl] && !act_q[pl];
   logic req_go, rsp_go, m_go, beat_go, last_out, last_beat;
   assign req_go = req_valid_i && req_ready_o;
   assign rsp_go = rsp_valid_o && rsp_ready_i;
@@ -219,6 +235,7 @@ module flint_maint_seq #(
 
   // --- the transaction ------------------------------------------------------------------------
   assign req_ready_o = st_q == StIdle;
+  logic fe_rsp_go;  // the front end's response (read, bad address) taken
   assign park_o = st_q == StPark || st_q == StRead || st_q == StSense || st_q == StMove ||
                   st_q == StOut || (st_q == StDrain && inflight_q);
   always_comb begin
@@ -232,12 +249,14 @@ module flint_maint_seq #(
           st_d = StRsp;
         end else begin
           unique case (req_i.op)
-            flint_pkg::MaintReadPage:    st_d = StPark;
+            // straight to the park when the plane's slot is free (the address is in range)
+            flint_pkg::MaintReadPage:    st_d = act_q[PPlBits'(req_i.plane)] ? StRdWait : StPark;
             flint_pkg::MaintProgramPage: st_d = StPgWait;
             default:                     st_d = StErCmd;
           endcase
         end
       end
+      StRdWait: if (!act_q[pl]) st_d = StPark;
       StPark:   if (parked_i) st_d = StRead;
       StRead:   if (m_go) st_d = StSense;
       StSense:  if (plane_free) st_d = StMove;
@@ -246,16 +265,9 @@ module flint_maint_seq #(
       StDrain:  if (!inflight_q && !rd_valid_o) st_d = StRsp;
       StPgWait: if (plane_free) st_d = StBeats;
       StBeats:  if (beat_go && last_beat) st_d = StPgCmd;
-      StPgCmd:  if (m_go) st_d = StBusy;
-      StErCmd:  if (m_go) st_d = StBusy;
-      StBusy:   if (plane_free) begin
-        st_d = StRsp;
-        if (plane_fail_i[pl]) begin
-          status_d = (req_q.op == flint_pkg::MaintEraseBlock) ? flint_pkg::MaintEraseFail :
-                                                                 flint_pkg::MaintProgramFail;
-        end
-      end
-      StRsp:    if (rsp_go) st_d = StIdle;
+      StPgCmd:  if (m_go) st_d = StIdle;
+      StErCmd:  if (m_go) st_d = StIdle;
+      StRsp:    if (fe_rsp_go) st_d = StIdle;
       default:  st_d = StIdle;
     endcase
     // A read's status is its worst line.
@@ -272,13 +284,11 @@ module flint_maint_seq #(
       req_q <= '0;
       status_q <= flint_pkg::MaintOk;
       out_q <= '0;
-      fresh_q <= 1'b0;
       inflight_q <= 1'b0;
       rd_line_q <= '0;
     end else begin
       st_q <= st_d;
       status_q <= status_d;
-      fresh_q <= m_go;
       if (req_go) begin
         req_q <= req_i;
         out_q <= '0;
@@ -291,13 +301,91 @@ module flint_maint_seq #(
     end
   end
 
-  assign rsp_valid_o = st_q == StRsp;
+  // --- the planes' slots: one program or erase a plane, answered when the plane is idle again ---
+  logic slot_arm;  // the front end issues its program or erase: the plane's slot takes it
+  assign slot_arm = m_go && (st_q == StPgCmd || st_q == StErCmd);
+  logic [PhysPl-1:0] finish, answered;
+  assign finish = act_q & ~done_q & ~fresh_q & plane_idle_i;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      fresh_q <= '0;
+      act_q <= '0;
+      done_q <= '0;
+      fail_q <= '0;
+      erase_q <= '0;
+      tag_q <= '0;
+      sblk_q <= '0;
+      spg_q <= '0;
+    end else begin
+      for (int unsigned p = 0; p < PhysPl; p++) begin
+        fresh_q[p] <= m_go && 32'(m_plane_o) == p;
+        if (finish[p]) begin
+          done_q[p] <= 1'b1;
+          fail_q[p] <= plane_fail_i[p];
+        end
+        if (answered[p]) begin
+          act_q[p] <= 1'b0;
+          done_q[p] <= 1'b0;
+        end
+        if (slot_arm && 32'(pl) == p) begin
+          act_q[p] <= 1'b1;
+          done_q[p] <= 1'b0;
+          erase_q[p] <= st_q == StErCmd;
+          tag_q[p*TagW +: TagW] <= req_q.tag;
+          sblk_q[p*BlkBits +: BlkBits] <= blk;
+          spg_q[p*flint_pkg::MaintPageBits +: flint_pkg::MaintPageBits] <= req_q.page;
+        end
+      end
+    end
+  end
+
+  // --- responses: the front end's first, then the lowest finished plane; held once offered -----
+  logic hold_q;                   // a response offered and not taken: its source is kept
+  logic [SrcBits-1:0] sel_q, sel, pick;
+  logic any_rsp;
   always_comb begin
-    rsp_o.op = req_q.op;
-    rsp_o.status = status_q;
-    rsp_o.plane = req_q.plane;
-    rsp_o.block = req_q.block;
-    rsp_o.page = req_q.page;
+    pick = SrcBits'(PhysPl);
+    for (int unsigned p = 0; p < PhysPl; p++) begin
+      if (done_q[p] && 32'(pick) == PhysPl) pick = SrcBits'(p);
+    end
+    if (st_q == StRsp) pick = SrcBits'(PhysPl);
+    any_rsp = st_q == StRsp || done_q != '0;
+    sel = hold_q ? sel_q : pick;
+  end
+  assign rsp_valid_o = hold_q || any_rsp;
+  assign fe_rsp_go = rsp_go && 32'(sel) == PhysPl;
+  always_comb begin
+    answered = '0;
+    for (int unsigned p = 0; p < PhysPl; p++) answered[p] = rsp_go && 32'(sel) == p;
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      hold_q <= 1'b0;
+      sel_q <= '0;
+    end else begin
+      hold_q <= rsp_valid_o && !rsp_ready_i;
+      sel_q <= sel;
+    end
+  end
+  logic [PPlBits-1:0] spl;  // the answering plane
+  assign spl = PPlBits'(sel);
+  always_comb begin
+    if (32'(sel) == PhysPl) begin
+      rsp_o.tag = req_q.tag;
+      rsp_o.op = req_q.op;
+      rsp_o.status = status_q;
+      rsp_o.plane = req_q.plane;
+      rsp_o.block = req_q.block;
+      rsp_o.page = req_q.page;
+    end else begin
+      rsp_o.tag = tag_q[32'(spl)*TagW +: TagW];
+      rsp_o.op = erase_q[spl] ? flint_pkg::MaintEraseBlock : flint_pkg::MaintProgramPage;
+      rsp_o.status = !fail_q[spl] ? flint_pkg::MaintOk :
+                     erase_q[spl] ? flint_pkg::MaintEraseFail : flint_pkg::MaintProgramFail;
+      rsp_o.plane = flint_pkg::MaintPlaneBits'(spl);
+      rsp_o.block = flint_pkg::MaintBlockBits'(sblk_q[32'(spl)*BlkBits +: BlkBits]);
+      rsp_o.page = spg_q[32'(spl)*flint_pkg::MaintPageBits +: flint_pkg::MaintPageBits];
+    end
   end
 
   // --- invariants ------------------------------------------------------------------------------
@@ -310,15 +398,42 @@ module flint_maint_seq #(
     if (OutDepth < 2) $fatal(1, "%m: OutDepth must be at least 2");
   end
 `endif
-  logic busy_q;  // a request accepted and not yet answered: one response a request
+`ifndef SYNTHESIS
+  // The front end holds one request from its acceptance until it is answered (read, bad
+  // address) or handed to its plane's slot (program, erase).
+  logic busy_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) busy_q <= 1'b0;
     else if (req_go) busy_q <= 1'b1;
-    else if (rsp_go) busy_q <= 1'b0;
+    else if (fe_rsp_go || slot_arm) busy_q <= 1'b0;
   end
+  // Tags outstanding: set when a request is taken, cleared by its one response.
+  logic [(1 << TagW)-1:0] tags_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      tags_q <= '0;
+    end else begin
+      if (rsp_go) tags_q[rsp_o.tag] <= 1'b0;
+      if (req_go) tags_q[req_i.tag] <= 1'b1;
+    end
+  end
+  // Every tag answered once: a response only for an outstanding tag, a tag reused only after its
+  // response (the client's part), and every outstanding tag in exactly one place (the front end
+  // or a plane's slot), so none is lost or answered twice.
+  `FLINT_ASSERT_IMPLY(TagUnique, req_go, !tags_q[req_i.tag])
+  `FLINT_ASSERT_IMPLY(ResponseAnswersRequest, rsp_valid_o, tags_q[rsp_o.tag])
+  `FLINT_ASSERT(TagsAccounted, $countones(tags_q) == $countones(act_q) + 32'(busy_q))
   `FLINT_ASSERT_IMPLY(OneRequestAtATime, req_go, !busy_q)
-  `FLINT_ASSERT_IMPLY(ResponseAnswersRequest, rsp_valid_o, busy_q)
   `FLINT_ASSERT_IMPLY(IdleIffNotBusy, st_q == StIdle, !busy_q)
+  // At most one program or erase a plane: a slot is armed only when free, answered only once
+  // done, and a read never goes to a plane whose slot is busy.
+  `FLINT_ASSERT_IMPLY(OneOpAPlane, slot_arm, !act_q[pl])
+  `FLINT_ASSERT(DoneOnlyActive, (done_q & ~act_q) == '0)
+  `FLINT_ASSERT_IMPLY(AnswerOnlyDone, rsp_valid_o && 32'(sel) != PhysPl, done_q[spl])
+  `FLINT_ASSERT_IMPLY(FrontAnswerOnlyRsp, rsp_valid_o && 32'(sel) == PhysPl, st_q == StRsp)
+  `FLINT_ASSERT_IMPLY(ReadOnIdleSlot, m_valid_o && m_op_o != OpProgram && m_op_o != OpErase,
+                      !act_q[pl])
+`endif
   // Payloads hold while offered and not taken (ours, and what we assume of our clients).
   `FLINT_ASSERT_IMPLY(RspStable, $past(rsp_valid_o && !rsp_ready_i),
                       rsp_valid_o && $stable(rsp_o))
@@ -338,10 +453,11 @@ module flint_maint_seq #(
                       io_ready_i && plane_cache_i[pl])
   `FLINT_ASSERT_IMPLY(CmdOnlyWhenBusy, m_valid_o || din_valid_o, busy_q)
   // Lines: never more data back than room, data only when asked for, all lines out before the
-  // response.
+  // read's response (a program's or erase's may go while a read's lines flow).
   `FLINT_ASSERT_IMPLY(LineRoom, dout_valid_i, fifo_in_ready)
   `FLINT_ASSERT_IMPLY(DataOnlyWhenAsked, dout_valid_i, inflight_q)
-  `FLINT_ASSERT_IMPLY(LinesBeforeResponse, rsp_valid_o, !rd_valid_o && !inflight_q)
+  `FLINT_ASSERT_IMPLY(LinesBeforeResponse, rsp_valid_o && 32'(sel) == PhysPl,
+                      !rd_valid_o && !inflight_q)
   `FLINT_ASSERT_IMPLY(DataInOnlyWhenProgramming, din_valid_o, st_q == StBeats)
 
   `FLINT_COVER(c_read_parks, st_q == StPark && !parked_i)
@@ -350,6 +466,10 @@ module flint_maint_seq #(
   `FLINT_COVER(c_line_uncorrectable, rd_go && rd_status_o == flint_pkg::StatusUncorrectable)
   `FLINT_COVER(c_program_fail, rsp_go && rsp_o.status == flint_pkg::MaintProgramFail)
   `FLINT_COVER(c_erase_fail, rsp_go && rsp_o.status == flint_pkg::MaintEraseFail)
+  `FLINT_COVER(c_planes_overlap, $countones(act_q) > 1)
+  `FLINT_COVER(c_all_planes_busy, act_q == '1)
+  `FLINT_COVER(c_read_waits_slot, st_q == StRdWait && act_q[pl])
+  `FLINT_COVER(c_rsp_held, rsp_valid_o && !rsp_ready_i && done_q != '0)
   `FLINT_COVER(c_bad_address, rsp_go && rsp_o.status == flint_pkg::MaintBadAddress)
 endmodule
 `default_nettype wire

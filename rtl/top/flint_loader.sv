@@ -4,8 +4,10 @@
 // block of every physical plane is erased first (all planes of all dies in parallel, a block at a
 // time a plane); then the runtime streams the model, n_bursts_i bursts in burst order, each
 // burst its slices in order (slice s on die s / Planes, logical plane s mod Planes), each slice
-// its cache lines in order, one line a beat (valid/ready). Each line is ECC-encoded into its
-// NAND image and sent to the die's data-in; a page's Program follows its last line, on logical
+// its cache lines in order, one line a beat (valid/ready). The NAND work goes through one
+// maintenance sequencer a die (flint_maint_seq, docs/nand_seq.md): each page is a ProgramPage
+// request to its die's sequencer, then its lines as raw data (the sequencer ECC-encodes them,
+// unpoisoned, as flint_ecc_cl_img); each erase an EraseBlock. A page goes on logical
 // plane l = physical plane l (the relocation table is the identity after reset) at the burst's
 // (block, page) of the fixed placement:
 //   Placement 0 (linear, the paper):      block = b / Pages,        page = b mod Pages
@@ -14,10 +16,14 @@
 // live = ceil(n / Pages) blocks a plane. The BTT gets (b -> block, page) at the burst's first
 // line. After the last burst the loader pads every live block to its full Pages pages (zero
 // data, no BTT entry), so the refresh rotation copies whole blocks.
-// A page's data-in waits for its plane to be idle (its previous program done). Program and erase
-// results are read from the plane's fail bit once the plane is idle again; the first failure
-// stops the load with err_o and its code and address. done_o rises when every program has
-// finished; loaded_o is then n_bursts_i (zero after an error). A start while busy is ignored.
+// The sequencer holds one program or erase a plane in flight, so every plane of every die
+// programs (erases) at once; a page's lines wait in the sequencer until their plane is idle.
+// Every request is answered (its status read from the plane's fail bit when the plane is idle
+// again); the first failed answer (lowest die when two come at once) stops the load with err_o,
+// its code and address: no new request is made, but a request already offered is held until
+// taken and a page already requested still gets its lines (the sequencer needs them to answer).
+// done_o rises when every request has been answered; loaded_o is then n_bursts_i (zero after an
+// error). A start while busy is ignored.
 //
 // Mount (mount_i with start_i): the dies already hold exactly what a load of n_bursts_i leaves
 // (a tester- or factory-programmed image, or a simulator's preload: docs/top.md, "Mount"). The
@@ -26,9 +32,8 @@
 // done_o as after a load, loaded_o = n and live_blocks_o as a load of n would report. Mount is
 // sound only on such an image: refresh moves pages and the relocation table is lost at power-off.
 // A mount does not clear the BTT (a load does): its entries past n must be invalid already.
-// NAND port contract (per die, shared with the refresh controller through flint_die_port): a
-// command in cycle t sees the data-in beats of cycles before t; the beat of cycle t belongs to
-// the next page.
+// Tags: each die's requests carry a counter of that die's requests (distinct among those in
+// flight); the loader matches answers by their status and address, not their tag.
 `default_nettype none
 `include "flint_assert.svh"
 module flint_loader #(
@@ -49,8 +54,8 @@ module flint_loader #(
   localparam int unsigned LineBits  = flint_cfg_pkg::ClInPageBits,
   localparam int unsigned BurstBits = flint_cfg_pkg::BurstIdxBits,
   localparam int unsigned DataBits  = flint_cfg_pkg::ClDataBits,
-  localparam int unsigned LineW     = 8 * flint_cfg_pkg::ClImageBytes,
-  localparam int unsigned CmdW      = flint_pkg::NandCmdWidth
+  localparam int unsigned ReqW      = flint_pkg::MaintReqWidth,
+  localparam int unsigned RspW      = flint_pkg::MaintRspWidth
 ) (
   input  logic                      clk_i,
   input  logic                      rst_ni,
@@ -82,24 +87,24 @@ module flint_loader #(
   output logic [BurstBits-1:0]      btt_idx_o,
   output logic [BlockBits-1:0]      btt_block_o,
   output logic [PageBits-1:0]       btt_page_o,
-  // the dies: commands (Erase, Program), data-in beats, plane state
-  output logic [Dies-1:0]           cmd_valid_o,
-  input  logic [Dies-1:0]           cmd_ready_i,
-  output logic [Dies*CmdW-1:0]      cmd_op_o,
-  output logic [Dies*PPlBits-1:0]   cmd_plane_o,
-  output logic [Dies*BlockBits-1:0] cmd_block_o,
-  output logic [Dies*PageBits-1:0]  cmd_page_o,
-  output logic [Dies-1:0]           din_valid_o,
-  output logic [LineW-1:0]          din_data_o,
-  input  logic [Dies*PhysPl-1:0]    plane_idle_i,
-  input  logic [Dies*PhysPl-1:0]    plane_fail_i
+  // the dies' maintenance sequencers: requests (flint_pkg::maint_req_t a die), a page's lines
+  // (raw data, to the die of the current page), answers (flint_pkg::maint_rsp_t a die)
+  output logic [Dies-1:0]           mreq_valid_o,
+  input  logic [Dies-1:0]           mreq_ready_i,
+  output logic [Dies*ReqW-1:0]      mreq_o,
+  output logic [Dies-1:0]           mwr_valid_o,
+  input  logic [Dies-1:0]           mwr_ready_i,
+  output logic [DataBits-1:0]       mwr_data_o,
+  input  logic [Dies-1:0]           mrsp_valid_i,
+  output logic [Dies-1:0]           mrsp_ready_o,
+  input  logic [Dies*RspW-1:0]      mrsp_i
 );
   localparam int unsigned Slices   = Dies * Planes;
   localparam int unsigned SliceBits = (Slices > 1) ? $clog2(Slices) : 1;
   localparam int unsigned EraseN   = Blocks * PhysPl;  // erases a die
   localparam int unsigned EraseBits = $clog2(EraseN + 1);
-  localparam logic [CmdW-1:0] OpErase   = CmdW'(flint_pkg::NandCmdErase);
-  localparam logic [CmdW-1:0] OpProgram = CmdW'(flint_pkg::NandCmdProgram);
+  localparam int unsigned TagW     = flint_pkg::MaintTagBits;
+  localparam int unsigned OutBits  = $clog2(Dies * (PhysPl + 1) + 1);  // requests unanswered
 
   typedef enum logic [2:0] {
     StIdle  = 3'd0,
@@ -128,14 +133,10 @@ module flint_loader #(
   logic [PPlBits-1:0] eplane_q;
   logic [BlockBits-1:0] eblock_q;
   logic [PageBits-1:0] epage_q;
-  // per die and plane: an operation issued and not yet seen done; issued this very cycle
-  logic [Dies*PhysPl-1:0] pend_q, fresh_q;
-  // a page's Program waiting to be issued (after its last data-in beat)
-  logic pgm_q;
-  logic [DieBits-1:0] pgm_die_q;
-  logic [LPlBits-1:0] pgm_plane_q;
-  logic [BlockBits-1:0] pgm_block_q;
-  logic [PageBits-1:0] pgm_page_q;
+  logic sent_q;                          // the current page's ProgramPage is taken
+  logic [Dies-1:0] held_q;               // a request offered and not taken: offered again
+  logic [Dies*TagW-1:0] tag_q;           // next tag a die
+  logic [OutBits-1:0] out_q;             // requests taken, not yet answered
   logic [Dies*EraseBits-1:0] eidx_q;     // next erase a die: block * PhysPl + plane
 
   // --- the current slice's target ---------------------------------------------------------------
@@ -145,101 +146,103 @@ module flint_loader #(
   assign cur_die = DieBits'(32'(s_q) / Planes);
   assign cur_plane = LPlBits'(32'(s_q) % Planes);
   assign pad = k_q >= n_q;
-  logic cur_free;  // the page's plane is idle and has no result pending
-  assign cur_free = plane_idle_i[32'(cur_die)*PhysPl + 32'(cur_plane)] &&
-                    !pend_q[32'(cur_die)*PhysPl + 32'(cur_plane)] &&
-                    !(pgm_q && pgm_die_q == cur_die && pgm_plane_q == cur_plane);
 
-  // One beat a cycle: a line of the stream, or a zero line of a pad page.
+  // One line a cycle to the current page's sequencer: a line of the stream, or a zero line of a
+  // pad page. A page requested before an error still gets its lines.
   logic beat_ok, beat_go, page_end, burst_end;
-  // A page's last beat waits for the previous page's Program to be issued (one pending).
-  assign beat_ok = st_q == StProg && !err_q && !mount_q && (j_q != '0 || cur_free) &&
-                   (pad || btt_done_q || btt_ready_i) &&
-                   !(pgm_q && 32'(j_q) == Lines - 1);
-  assign beat_go = beat_ok && (pad || data_valid_i);
-  assign data_ready_o = beat_ok && !pad;
+  assign beat_ok = (st_q == StProg || st_q == StDrain) && !mount_q && sent_q &&
+                   (pad || btt_done_q || btt_ready_i);
+  always_comb begin
+    mwr_valid_o = '0;
+    mwr_valid_o[cur_die] = beat_ok && (pad || data_valid_i);
+  end
+  assign mwr_data_o = pad ? '0 : data_i;
+  assign beat_go = mwr_valid_o[cur_die] && mwr_ready_i[cur_die];
+  assign data_ready_o = beat_ok && !pad && mwr_ready_i[cur_die];
   assign page_end = beat_go && 32'(j_q) == Lines - 1;
   assign burst_end = page_end && 32'(s_q) == Slices - 1;
   // A mount moves to the next burst as soon as the BTT takes the entry.
   logic mount_step, next_burst;
   assign mount_step = st_q == StProg && mount_q && !err_q && btt_valid_o && btt_ready_i;
-  assign next_burst = burst_end || mount_step;
+  assign next_burst = (burst_end && !err_q) || mount_step;
   // Held until taken (the BTT refuses only during its clear sweep, before any result).
   assign btt_valid_o = st_q == StProg && !pad && !btt_done_q;
   assign btt_idx_o = BurstBits'(k_q);
   assign btt_block_o = blk_q;
   assign btt_page_o = pg_q;
 
-  logic [LineW-1:0] img;
-  flint_ecc_cl_img u_img (
-    .data_i  (pad ? '0 : data_i),
-    .poison_i(1'b0),
-    .img_o   (img)
-  );
-  assign din_data_o = img;
+  // --- requests: erases in the erase phase, the current page's ProgramPage in the program phase
+  logic [Dies-1:0] erase_left, req_go, erase_go;
+  logic prog_req;  // the current page's ProgramPage is due
+  flint_pkg::maint_req_t rq;  // a die's request being built
+  assign prog_req = st_q == StProg && !err_q && !mount_q && !sent_q && k_q < total_q;
   always_comb begin
-    din_valid_o = '0;
-    din_valid_o[cur_die] = beat_go;
-  end
-
-  // --- commands: erases in the erase phase, the pending Program in the program phase --------
-  logic [Dies-1:0] erase_go, erase_left;
-  always_comb begin
-    cmd_valid_o = '0;
-    cmd_op_o = '0;
-    cmd_plane_o = '0;
-    cmd_block_o = '0;
-    cmd_page_o = '0;
-    erase_go = '0;
+    mreq_o = '0;
+    mreq_valid_o = '0;
     erase_left = '0;
+    rq = '0;
     for (int unsigned d = 0; d < Dies; d++) begin
+      rq.tag = tag_q[d*TagW +: TagW];
+      erase_left[d] = 32'(eidx_q[d*EraseBits +: EraseBits]) < EraseN;
       if (st_q == StErase) begin
-        erase_left[d] = 32'(eidx_q[d*EraseBits +: EraseBits]) < EraseN;
-        cmd_op_o[d*CmdW +: CmdW] = OpErase;
-        cmd_plane_o[d*PPlBits +: PPlBits] =
-            PPlBits'(32'(eidx_q[d*EraseBits +: EraseBits]) % PhysPl);
-        cmd_block_o[d*BlockBits +: BlockBits] =
-            BlockBits'(32'(eidx_q[d*EraseBits +: EraseBits]) / PhysPl);
-        cmd_valid_o[d] = erase_left[d] && !err_q &&
-            plane_idle_i[d*PhysPl + 32'(cmd_plane_o[d*PPlBits +: PPlBits])] &&
-            !pend_q[d*PhysPl + 32'(cmd_plane_o[d*PPlBits +: PPlBits])];
-        erase_go[d] = cmd_valid_o[d] && cmd_ready_i[d];
-      end else if (pgm_q && 32'(pgm_die_q) == d) begin
-        cmd_valid_o[d] = 1'b1;
-        cmd_op_o[d*CmdW +: CmdW] = OpProgram;
-        cmd_plane_o[d*PPlBits +: PPlBits] = PPlBits'(pgm_plane_q);
-        cmd_block_o[d*BlockBits +: BlockBits] = pgm_block_q;
-        cmd_page_o[d*PageBits +: PageBits] = pgm_page_q;
+        rq.op = flint_pkg::MaintEraseBlock;
+        rq.plane = flint_pkg::MaintPlaneBits'(32'(eidx_q[d*EraseBits +: EraseBits]) % PhysPl);
+        rq.block = flint_pkg::MaintBlockBits'(32'(eidx_q[d*EraseBits +: EraseBits]) / PhysPl);
+        rq.page = '0;
+        mreq_valid_o[d] = (erase_left[d] && !err_q) || held_q[d];
+      end else begin
+        rq.op = flint_pkg::MaintProgramPage;
+        rq.plane = flint_pkg::MaintPlaneBits'(cur_plane);
+        rq.block = flint_pkg::MaintBlockBits'(blk_q);
+        rq.page = flint_pkg::MaintPageBits'(pg_q);
+        mreq_valid_o[d] = (prog_req && 32'(cur_die) == d) || held_q[d];
+      end
+      mreq_o[d*ReqW +: ReqW] = rq;
+    end
+  end
+  assign req_go = mreq_valid_o & mreq_ready_i;
+  assign erase_go = (st_q == StErase) ? req_go : '0;
+
+  // --- answers: every one taken; the first failure is the load's error --------------------------
+  assign mrsp_ready_o = '1;
+  logic [Dies-1:0] failed, odd_answer;  // odd: neither done nor failed (a bad address)
+  logic [DieBits-1:0] fdie;
+  logic fail_erase;
+  logic [PPlBits-1:0] fplane;
+  logic [BlockBits-1:0] fblock;
+  logic [PageBits-1:0] fpage;
+  flint_pkg::maint_rsp_t ra;  // a die's answer
+  logic found;
+  always_comb begin
+    failed = '0;
+    odd_answer = '0;
+    fdie = '0;
+    fail_erase = 1'b0;
+    fplane = '0;
+    fblock = '0;
+    fpage = '0;
+    ra = '0;
+    found = 1'b0;
+    for (int unsigned d = 0; d < Dies; d++) begin
+      ra = mrsp_i[d*RspW +: RspW];
+      failed[d] = mrsp_valid_i[d] && (ra.status == flint_pkg::MaintProgramFail ||
+                                      ra.status == flint_pkg::MaintEraseFail);
+      odd_answer[d] = mrsp_valid_i[d] && !failed[d] && ra.status != flint_pkg::MaintOk;
+      // the lowest failing die: the first found
+      if (failed[d] && !found) begin
+        found = 1'b1;
+        fdie = DieBits'(d);
+        fail_erase = ra.status == flint_pkg::MaintEraseFail;
+        fplane = PPlBits'(ra.plane);
+        fblock = BlockBits'(ra.block);
+        fpage = PageBits'(ra.page);
       end
     end
   end
-  logic pgm_go;
-  assign pgm_go = pgm_q && cmd_ready_i[pgm_die_q] && st_q != StErase;
-
-  // --- results: an operation is done when its plane is idle again -------------------------------
-  logic [Dies*PhysPl-1:0] issued, finished, failed;
   logic fail_seen;
-  always_comb begin
-    issued = '0;
-    for (int unsigned d = 0; d < Dies; d++) begin
-      if (erase_go[d]) issued[d*PhysPl + 32'(cmd_plane_o[d*PPlBits +: PPlBits])] = 1'b1;
-    end
-    if (pgm_go) issued[32'(pgm_die_q)*PhysPl + 32'(pgm_plane_q)] = 1'b1;
-    finished = pend_q & ~fresh_q & plane_idle_i;
-  end
-  assign failed = finished & plane_fail_i;
-  assign fail_seen = |failed;
-  // Which plane failed is found after the fact: the first failure's planes are kept and shifted
-  // out one a cycle (Dies x PhysPl cycles at most, against a drain of at least tPROG), so no
-  // priority chain across every plane of the stack sits in one cycle (at paper it was the
-  // longest logic path of the design, 4.2 ns; docs/area.md). done_o waits for it.
-  logic locating_q, fail_erase_q;
-  logic [Dies*PhysPl-1:0] floc_q;
-  logic [DieBits-1:0] ldie_q;
-  logic [PPlBits-1:0] lplane_q;
-  logic [SliceBits-1:0] fs_q;
-  logic [BlockBits-1:0] fblk_q, fprev_blk_q;
-  logic [PageBits-1:0] fpg_q, fprev_pg_q;
+  assign fail_seen = failed != '0;
+  logic unused_ra;  // answers are told apart by status and address
+  assign unused_ra = ^{ra.tag, ra.op};
 
   // --- the phases -------------------------------------------------------------------------------
   logic all_erased, none_pending;
@@ -249,18 +252,18 @@ module flint_loader #(
       all_erased = all_erased && 32'(eidx_q[d*EraseBits +: EraseBits]) == EraseN;
     end
   end
-  assign none_pending = pend_q == '0;
+  assign none_pending = out_q == '0 && held_q == '0 && mreq_valid_o == '0;
   always_comb begin
     st_d = st_q;
     unique case (st_q)
       StIdle, StDone:
                if (start_i) st_d = (n_bursts_i > (BurstBits + 1)'(Bursts)) ? StDone :
                                    (erase_i && !mount_i ? StErase : StProg);
-      StErase: if (err_q && none_pending && !locating_q) st_d = StDone;
+      StErase: if (err_q && none_pending) st_d = StDone;
                else if (all_erased && none_pending) st_d = StProg;
       StProg:  if (err_q) st_d = StDrain;
                else if (k_q == (mount_q ? n_q : total_q)) st_d = StDrain;
-      StDrain: if (none_pending && !pgm_q && !locating_q) st_d = StDone;
+      StDrain: if (none_pending && !sent_q) st_d = StDone;
       default: st_d = StIdle;
     endcase
   end
@@ -281,18 +284,19 @@ module flint_loader #(
       cyc_q <= '0;
       err_q <= 1'b0;
       code_q <= '0;
-      pend_q <= '0;
-      fresh_q <= '0;
-      pgm_q <= 1'b0;
-      pgm_die_q <= '0;
-      pgm_plane_q <= '0;
-      pgm_block_q <= '0;
-      pgm_page_q <= '0;
+      sent_q <= 1'b0;
+      held_q <= '0;
+      tag_q <= '0;
+      out_q <= '0;
       eidx_q <= '0;
+      edie_q <= '0;
+      eplane_q <= '0;
+      eblock_q <= '0;
+      epage_q <= '0;
     end else begin
       st_q <= st_d;
-      pend_q <= (pend_q & ~finished) | issued;
-      fresh_q <= issued;
+      held_q <= mreq_valid_o & ~mreq_ready_i;
+      out_q <= out_q + OutBits'($countones(req_go)) - OutBits'($countones(mrsp_valid_i));
       if (st_q != StIdle && st_q != StDone) cyc_q <= cyc_q + 1'b1;
       if (start) begin
         n_q <= n_bursts_i;
@@ -309,24 +313,30 @@ module flint_loader #(
         eidx_q <= '0;
         err_q <= n_bursts_i > (BurstBits + 1)'(Bursts);
         code_q <= (n_bursts_i > (BurstBits + 1)'(Bursts)) ? 2'd1 : 2'd0;
+        edie_q <= '0;
+        eplane_q <= '0;
+        eblock_q <= '0;
+        epage_q <= '0;
       end
       for (int unsigned d = 0; d < Dies; d++) begin
+        if (req_go[d]) tag_q[d*TagW +: TagW] <= tag_q[d*TagW +: TagW] + 1'b1;
         if (erase_go[d]) eidx_q[d*EraseBits +: EraseBits] <=
             eidx_q[d*EraseBits +: EraseBits] + 1'b1;
       end
       if (fail_seen && !err_q) begin
+        // The first failure: its die, plane and (a program's) block and page.
         err_q <= 1'b1;
-        code_q <= (st_q == StErase) ? 2'd2 : 2'd3;
+        code_q <= fail_erase ? 2'd2 : 2'd3;
+        edie_q <= fdie;
+        eplane_q <= fplane;
+        if (!fail_erase) begin
+          eblock_q <= fblock;
+          epage_q <= fpage;
+        end
       end
       if (btt_valid_o && btt_ready_i) btt_done_q <= 1'b1;
-      if (pgm_go) pgm_q <= 1'b0;
-      if (page_end) begin
-        pgm_q <= 1'b1;
-        pgm_die_q <= cur_die;
-        pgm_plane_q <= cur_plane;
-        pgm_block_q <= blk_q;
-        pgm_page_q <= pg_q;
-      end
+      if (st_q != StErase && req_go != '0) sent_q <= 1'b1;
+      if (page_end) sent_q <= 1'b0;
       if (beat_go) begin
         j_q <= (32'(j_q) == Lines - 1) ? '0 : j_q + 1'b1;
         if (page_end) s_q <= (32'(s_q) == Slices - 1) ? '0 : s_q + 1'b1;
@@ -342,75 +352,6 @@ module flint_loader #(
           pg_q <= pg_q + 1'b1;
         end else begin
           blk_q <= blk_q + 1'b1;
-        end
-      end
-    end
-  end
-  // The page a failed program wrote: a plane's pending program is its slice of the current
-  // burst if that slice has been streamed already, else of the burst before.
-  logic [BlockBits-1:0] prev_blk_q;
-  logic [PageBits-1:0] prev_pg_q;
-  logic fail_current;
-  assign fail_current = 32'(ldie_q) * Planes + 32'(lplane_q) < 32'(fs_q);
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      edie_q <= '0;
-      eplane_q <= '0;
-      eblock_q <= '0;
-      epage_q <= '0;
-      prev_blk_q <= '0;
-      prev_pg_q <= '0;
-      locating_q <= 1'b0;
-      fail_erase_q <= 1'b0;
-      floc_q <= '0;
-      ldie_q <= '0;
-      lplane_q <= '0;
-      fs_q <= '0;
-      fblk_q <= '0;
-      fpg_q <= '0;
-      fprev_blk_q <= '0;
-      fprev_pg_q <= '0;
-    end else begin
-      if (burst_end) begin
-        prev_blk_q <= blk_q;
-        prev_pg_q <= pg_q;
-      end
-      if (start) begin
-        edie_q <= '0;
-        eplane_q <= '0;
-        eblock_q <= '0;
-        epage_q <= '0;
-      end else if (fail_seen && !err_q) begin
-        // The first failure: keep its planes and where the load stood.
-        locating_q <= 1'b1;
-        fail_erase_q <= st_q == StErase;
-        floc_q <= failed;
-        ldie_q <= '0;
-        lplane_q <= '0;
-        fs_q <= s_q;
-        fblk_q <= blk_q;
-        fpg_q <= pg_q;
-        fprev_blk_q <= prev_blk_q;
-        fprev_pg_q <= prev_pg_q;
-      end else if (locating_q) begin
-        if (floc_q[0]) begin
-          // The lowest failed plane; a program's page is its slice of the burst being streamed
-          // if that slice had been streamed already, else of the burst before.
-          locating_q <= 1'b0;
-          edie_q <= ldie_q;
-          eplane_q <= lplane_q;
-          if (!fail_erase_q) begin
-            eblock_q <= fail_current ? fblk_q : fprev_blk_q;
-            epage_q <= fail_current ? fpg_q : fprev_pg_q;
-          end
-        end else begin
-          floc_q <= floc_q >> 1;
-          if (32'(lplane_q) == PhysPl - 1) begin
-            lplane_q <= '0;
-            ldie_q <= ldie_q + 1'b1;
-          end else begin
-            lplane_q <= lplane_q + 1'b1;
-          end
         end
       end
     end
@@ -432,16 +373,17 @@ module flint_loader #(
   assign err_block_o = eblock_q;
   assign err_page_o = epage_q;
 
-  // A page's data-in never overlaps its own plane's program, and a command names an idle plane.
-  `FLINT_ASSERT_IMPLY(BeatOnIdlePlane, beat_go && j_q == '0, cur_free)
-  `FLINT_ASSERT_IMPLY(ProgramOnIdlePlane, pgm_go,
-                      plane_idle_i[32'(pgm_die_q)*PhysPl + 32'(pgm_plane_q)])
-  `FLINT_ASSERT(OneResultAPlane, (issued & pend_q & ~finished) == '0)
+  // Lines go only to the current page's requested die; a program's request only after the page
+  // before has had all its lines; no more answers than requests; every answer is a done
+  // operation (never a bad address: the loader's addresses lie inside the die).
+  `FLINT_ASSERT_IMPLY(BeatOnlyRequested, mwr_valid_o != '0, sent_q)
+  `FLINT_ASSERT_IMPLY(OneProgramRequest, st_q != StErase && mreq_valid_o != '0, !sent_q)
+  `FLINT_ASSERT(AnswersOnlyRequested,
+                32'(out_q) + 32'($countones(req_go)) >= 32'($countones(mrsp_valid_i)))
+  `FLINT_ASSERT(NoneDoneWhilePending, st_q != StDone || (out_q == '0 && !sent_q))
   // A mount touches no die and takes no stream.
   `FLINT_ASSERT_IMPLY(MountNoNand, mount_q && st_q != StIdle && st_q != StDone,
-                      cmd_valid_o == '0 && din_valid_o == '0 && !data_ready_o)
-  // The failure's planes are all found: a load with an error ends only with its plane named.
-  `FLINT_ASSERT_IMPLY(DoneLocated, st_q == StDone, !locating_q)
-  `FLINT_ASSERT_IMPLY(LocateFinds, locating_q, floc_q != '0)
+                      mreq_valid_o == '0 && mwr_valid_o == '0 && !data_ready_o)
+  `FLINT_ASSERT(AnswerNoBadAddress, odd_answer == '0)
 endmodule
 `default_nettype wire

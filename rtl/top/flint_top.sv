@@ -159,12 +159,18 @@ module flint_top #(
   logic [BurstBits-1:0] btt_idx;
   logic [BlockBits-1:0] btt_block;
   logic [PageBits-1:0] btt_page;
+  // The loader's NAND work goes through a maintenance sequencer a die (in g_die below), whose
+  // commands and data-in take the die's maintenance port while loading.
   logic [Dies-1:0] ld_valid, ld_ready, ld_din;
   logic [Dies*CmdW-1:0] ld_op;
   logic [Dies*PPlBits-1:0] ld_plane;
   logic [Dies*BlockBits-1:0] ld_block;
   logic [Dies*PageBits-1:0] ld_page;
-  logic [LineW-1:0] ld_din_data;
+  logic [Dies*LineW-1:0] ld_din_data;
+  logic [Dies-1:0] ld_req_valid, ld_req_ready, ld_wr_valid, ld_wr_ready, ld_rsp_valid, ld_rsp_ready;
+  logic [Dies*flint_pkg::MaintReqWidth-1:0] ld_req;
+  logic [Dies*flint_pkg::MaintRspWidth-1:0] ld_rsp;
+  logic [flint_cfg_pkg::ClDataBits-1:0] ld_wr_data;
   flint_loader #(
     .Placement(Placement)
   ) u_loader (
@@ -194,16 +200,15 @@ module flint_top #(
     .btt_idx_o     (btt_idx),
     .btt_block_o   (btt_block),
     .btt_page_o    (btt_page),
-    .cmd_valid_o   (ld_valid),
-    .cmd_ready_i   (ld_ready),
-    .cmd_op_o      (ld_op),
-    .cmd_plane_o   (ld_plane),
-    .cmd_block_o   (ld_block),
-    .cmd_page_o    (ld_page),
-    .din_valid_o   (ld_din),
-    .din_data_o    (ld_din_data),
-    .plane_idle_i  (die_plane_idle_i),
-    .plane_fail_i  (die_plane_fail_i)
+    .mreq_valid_o  (ld_req_valid),
+    .mreq_ready_i  (ld_req_ready),
+    .mreq_o        (ld_req),
+    .mwr_valid_o   (ld_wr_valid),
+    .mwr_ready_i   (ld_wr_ready),
+    .mwr_data_o    (ld_wr_data),
+    .mrsp_valid_i  (ld_rsp_valid),
+    .mrsp_ready_o  (ld_rsp_ready),
+    .mrsp_i        (ld_rsp)
   );
   assign load_refused_o = load_start_i && !start;
   logic serving;
@@ -519,8 +524,56 @@ module flint_top #(
     .err_code_o    (rf_err_code_o)
   );
 
-  // --- a die's maintenance port: the loader while loading, else refresh -----------------------
+  // --- a die's maintenance port: the loader's sequencer while loading, else refresh -----------
   for (genvar d = 0; d < Dies; d++) begin : g_die
+    // The loader's sequencer: programs and erases only (no reads, so no park and no data-out).
+    logic unused_ld_rd_valid, unused_ld_rd_last, unused_ld_park;
+    logic [flint_cfg_pkg::ClDataBits-1:0] unused_ld_rd_data;
+    flint_pkg::status_e unused_ld_rd_status;
+    logic [LineBits-1:0] unused_ld_rd_line, unused_ld_line;
+    flint_pkg::maint_req_t ld_req_d;
+    flint_pkg::maint_rsp_t ld_rsp_d;
+    assign ld_req_d = ld_req[d*flint_pkg::MaintReqWidth +: flint_pkg::MaintReqWidth];
+    assign ld_rsp[d*flint_pkg::MaintRspWidth +: flint_pkg::MaintRspWidth] = ld_rsp_d;
+    flint_maint_seq u_ld_seq (
+      .clk_i, .rst_ni,
+      .req_valid_i  (ld_req_valid[d]),
+      .req_ready_o  (ld_req_ready[d]),
+      .req_i        (ld_req_d),
+      .wr_valid_i   (ld_wr_valid[d]),
+      .wr_ready_o   (ld_wr_ready[d]),
+      .wr_data_i    (ld_wr_data),
+      .wr_poison_i  (1'b0),
+      .rd_valid_o   (unused_ld_rd_valid),
+      .rd_ready_i   (1'b1),
+      .rd_data_o    (unused_ld_rd_data),
+      .rd_status_o  (unused_ld_rd_status),
+      .rd_line_o    (unused_ld_rd_line),
+      .rd_last_o    (unused_ld_rd_last),
+      .rsp_valid_o  (ld_rsp_valid[d]),
+      .rsp_ready_i  (ld_rsp_ready[d]),
+      .rsp_o        (ld_rsp_d),
+      .park_o       (unused_ld_park),
+      .parked_i     (1'b0),
+      .plane_idle_i (die_plane_idle_i[d*PhysPl +: PhysPl]),
+      .plane_cache_i('0),
+      .plane_fail_i (die_plane_fail_i[d*PhysPl +: PhysPl]),
+      .io_ready_i   (1'b0),
+      .m_valid_o    (ld_valid[d]),
+      .m_ready_i    (ld_ready[d]),
+      .m_op_o       (ld_op[d*CmdW +: CmdW]),
+      .m_plane_o    (ld_plane[d*PPlBits +: PPlBits]),
+      .m_block_o    (ld_block[d*BlockBits +: BlockBits]),
+      .m_page_o     (ld_page[d*PageBits +: PageBits]),
+      .m_line_o     (unused_ld_line),
+      .din_valid_o  (ld_din[d]),
+      .din_data_o   (ld_din_data[d*LineW +: LineW]),
+      .dout_valid_i (1'b0),
+      .dout_data_i  ('0)
+    );
+    logic unused_ld;
+    assign unused_ld = ^{unused_ld_rd_valid, unused_ld_rd_last, unused_ld_park, unused_ld_rd_data,
+                         unused_ld_rd_status, unused_ld_rd_line, unused_ld_line};
     logic m_valid, m_ready;
     logic [CmdW-1:0] m_op;
     logic [PPlBits-1:0] m_plane;
@@ -569,7 +622,7 @@ module flint_top #(
       .die_data_valid_i(die_data_valid_i[d])
     );
     assign nand_din_valid_o[d] = load_busy_o ? ld_din[d] : rf_din[d];
-    assign nand_din_data_o[d*LineW +: LineW] = load_busy_o ? ld_din_data :
+    assign nand_din_data_o[d*LineW +: LineW] = load_busy_o ? ld_din_data[d*LineW +: LineW] :
                                                rf_din_data[d*LineW +: LineW];
   end
 

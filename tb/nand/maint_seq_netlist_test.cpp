@@ -87,7 +87,9 @@ TEST_CASE("maint_seq: the RTL matches its synthesized netlist", "[nand][maint_se
     if (!req_on && coin(rng)) {
       req_on = true;
       const uint64_t op = rng() % 3;
-      req = (op << 40) | (uint64_t{rng() % (pp + 2)} << 32) |
+      // Tags distinct among those outstanding (at most a plane's slot each and the front end).
+      req = ((reqs & 0xFF) << 42) |
+            (op << 40) | (uint64_t{rng() % (pp + 2)} << 32) |
             (uint64_t{rng() % (cfg.blocks + 2)} << 16) | (rng() % (cfg.pages + 2));
     }
     if (!wr_on && coin(rng)) {

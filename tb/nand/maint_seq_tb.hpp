@@ -8,13 +8,17 @@
 // with it, one cycle later at the earliest); tick.
 //
 // The bench keeps a shadow of every page (its image as programmed, with injected corruption) and
-// checks: every command names the request's plane/block/page and comes in the request's order;
+// tracks the request in the sequencer's front end and the programs and erases issued and not yet
+// answered (at most one a plane), by tag. It checks: every command belongs to the front end's
+// request, names its plane/block/page and comes in the request's order; no program or erase to a
+// plane with one outstanding;
 // the read-port commands (Read, CacheEnd, DataOut) only while the controller side is parked;
 // every data-out image equals the shadow's line; every line the sequencer returns is that image
 // decoded by the SEC-DED model (data and status), in line order, exactly ClPerPage of them; every
 // program's data-in is the ECC image of the lines the client gave (poisoned lines with two check
-// bits flipped); every request gets exactly one response, with its op and address echoed and the
-// status the die's result implies. The first divergence is kept (cycle, request number,
+// bits flipped); every request gets exactly one response, with its tag, op and address echoed
+// and the status the die's result implies, a program's or erase's only once its plane is idle.
+// Submit() gives each request a tag (distinct among those outstanding). The first divergence is kept (cycle, request number,
 // expected, actual); tests check Error() once.
 #pragma once
 #include <algorithm>
@@ -92,14 +96,23 @@ class MaintBench {
   // Cycles: of the last accepted request, of its response, park_o high, first park_o, first
   // parked read-port command (of the last request).
   uint64_t accepted_at() const { return accepted_at_; }
+  // Cycle of each response, as rsps(); the most programs and erases seen in flight at once.
+  const std::vector<uint64_t>& rsp_cycles() const { return rsp_cycles_; }
+  size_t max_in_flight() const { return max_in_flight_; }
   uint64_t responded_at() const { return responded_at_; }
   uint64_t park_cycles() const { return park_cycles_; }
   uint64_t park_rose_at() const { return park_rose_at_; }
   uint64_t first_read_cmd_at() const { return first_read_cmd_at_; }
   uint64_t park_during_write() const { return park_during_write_; }
 
-  void Submit(const MaintTxn& t) { queue_.push_back(t); }
-  bool Idle() const { return queue_.empty() && !active_; }
+  // Queues a request; returns the tag it goes with.
+  uint32_t Submit(MaintTxn t) {
+    t.req.tag = next_tag_;
+    next_tag_ = (next_tag_ + 1) % (1u << kMaintTagBits);
+    queue_.push_back(t);
+    return t.req.tag;
+  }
+  bool Idle() const { return queue_.empty() && !active_ && slots_.empty(); }
 
   // Runs until every submitted request is answered, the first divergence (the sequencer may then
   // wait for ever on a die that refused it), or `max_cycles` (an error).
@@ -176,11 +189,19 @@ class MaintBench {
       park_run_ = 0;
     }
     parked_ = d.park_o && park_run_ > client_.park_delay;
-    if (d.park_o && active_ && active_->req.op != MaintOp::kReadPage) ++park_during_write_;
+    // The park belongs to a read in the front end only (programs in flight may run beside it).
+    if (d.park_o && !(active_ && active_->req.op == MaintOp::kReadPage)) ++park_during_write_;
     h_.TickAfterEval();
   }
 
  private:
+  // A program or erase issued to its plane, awaiting its response.
+  struct InFlight {
+    MaintReq req;
+    MaintStatus expect = MaintStatus::kOk;
+    uint32_t beats = 0;
+    uint64_t cmds = 0;
+  };
   struct BlockShadow {
     uint32_t wp = 0;
     bool bad = false;
@@ -242,7 +263,7 @@ class MaintBench {
   void Sample() {
     auto& d = h_.dut();
     if (d.req_valid_i && d.req_ready_o) {
-      if (active_) Fail("a request accepted before the last one was answered");
+      if (active_) Fail("a request accepted while the front end still holds one");
       active_ = queue_.front();
       queue_.pop_front();
       req_on_ = false;
@@ -310,9 +331,21 @@ class MaintBench {
     auto& d = h_.dut();
     const MaintRsp rsp = MaintRsp::Unpack(d.rsp_o);
     rsps_.push_back(rsp);
+    rsp_cycles_.push_back(h_.cycle());
     responded_at_ = h_.cycle();
-    if (!active_) {
-      Fail("a response with no request");
+    // A program or erase in flight answers by its tag; else it must be the front end's request.
+    const auto slot = slots_.find(rsp.tag);
+    if (slot != slots_.end()) {
+      const InFlight& f = slot->second;
+      if (die_.PlaneBusy(f.req.plane, h_.cycle()))
+        Fail("tag " + std::to_string(rsp.tag) + " answered while its plane is still busy");
+      CheckEcho(rsp, f.req, f.expect, f.beats, f.cmds);
+      slots_.erase(slot);
+      ++responses_;
+      return;
+    }
+    if (!active_ || active_->req.tag != rsp.tag) {
+      Fail("a response with tag " + std::to_string(rsp.tag) + " that no request holds");
       return;
     }
     const MaintReq& r = active_->req;
@@ -325,24 +358,32 @@ class MaintBench {
              : worst_ == Status::kCorrected   ? MaintStatus::kCorrected
                                               : MaintStatus::kOk;
     }
-    if (r.op == MaintOp::kProgramPage && want != MaintStatus::kBadAddress &&
-        beat_ != cfg_.cl_per_page) {
-      Fail("ProgramPage answered after " + std::to_string(beat_) + " beats");
-    }
-    if (want != MaintStatus::kBadAddress && r.op != MaintOp::kReadPage && cmds_ != 1) {
-      Fail(std::to_string(cmds_) + " die commands for one program or erase");
-    }
-    if (want == MaintStatus::kBadAddress && cmds_ != 0) Fail("a bad address reached the die");
-    if (rsp.op != r.op || rsp.plane != (r.plane & 0xFF) || rsp.block != (r.block & 0xFFFF) ||
-        rsp.page != (r.page & 0xFFFF) || rsp.status != want) {
-      std::ostringstream os;
-      os << "response op " << int(rsp.op) << " status " << int(rsp.status) << " at " << rsp.plane
-         << "/" << rsp.block << "/" << rsp.page << ", expected op " << int(r.op) << " status "
-         << int(want) << " at " << r.plane << "/" << r.block << "/" << r.page;
-      Fail(os.str());
-    }
+    if (want != MaintStatus::kBadAddress && r.op != MaintOp::kReadPage)
+      Fail("a program or erase answered before its command");
+    CheckEcho(rsp, r, want, beat_, cmds_);
     ++responses_;
     active_.reset();
+  }
+
+  void CheckEcho(const MaintRsp& rsp, const MaintReq& r, MaintStatus want, uint32_t beats,
+                 uint64_t cmds) {
+    if (r.op == MaintOp::kProgramPage && want != MaintStatus::kBadAddress &&
+        beats != cfg_.cl_per_page) {
+      Fail("ProgramPage answered after " + std::to_string(beats) + " beats");
+    }
+    if (want != MaintStatus::kBadAddress && r.op != MaintOp::kReadPage && cmds != 1) {
+      Fail(std::to_string(cmds) + " die commands for one program or erase");
+    }
+    if (want == MaintStatus::kBadAddress && cmds != 0) Fail("a bad address reached the die");
+    if (rsp.tag != r.tag || rsp.op != r.op || rsp.plane != (r.plane & 0xFF) ||
+        rsp.block != (r.block & 0xFFFF) || rsp.page != (r.page & 0xFFFF) || rsp.status != want) {
+      std::ostringstream os;
+      os << "response tag " << rsp.tag << " op " << int(rsp.op) << " status " << int(rsp.status)
+         << " at " << rsp.plane << "/" << rsp.block << "/" << rsp.page << ", expected tag " << r.tag
+         << " op " << int(r.op) << " status " << int(want) << " at " << r.plane << "/" << r.block
+         << "/" << r.page;
+      Fail(os.str());
+    }
   }
 
   void ApplyNand() {
@@ -362,6 +403,13 @@ class MaintBench {
         if (read_port && !d.parked_i)
           Fail("a read-port command while the controller is not parked");
         if (read_port && first_read_cmd_at_ == 0) first_read_cmd_at_ = t;
+        if (read_port) {
+          for (const auto& [tag, f] : slots_) {
+            if (f.req.plane == plane)
+              Fail("a read-port command to plane " + std::to_string(plane) +
+                   " while its program or erase (tag " + std::to_string(tag) + ") is unanswered");
+          }
+        }
         const model::NandCmd want_op = r.op == MaintOp::kProgramPage  ? model::NandCmd::kProgram
                                        : r.op == MaintOp::kEraseBlock ? model::NandCmd::kErase
                                        : cmds_ == 1                   ? model::NandCmd::kRead
@@ -376,10 +424,23 @@ class MaintBench {
                std::to_string(static_cast<int>(r.op)) + " at " + std::to_string(r.plane) + "/" +
                std::to_string(r.block) + "/" + std::to_string(r.page));
         }
+        if (op == model::NandCmd::kProgram || op == model::NandCmd::kErase) {
+          for (const auto& [tag, f] : slots_) {
+            if (f.req.plane == plane)
+              Fail("a second program or erase on plane " + std::to_string(plane) + " (tag " +
+                   std::to_string(tag) + " outstanding)");
+          }
+        }
         try {
           Apply(op, plane, block, page, t);
         } catch (const std::exception& e) {
           Fail(std::string("the die refused: ") + e.what());
+        }
+        if (op == model::NandCmd::kProgram || op == model::NandCmd::kErase) {
+          // The front end hands it to the plane: it now answers on its own.
+          slots_[r.tag] = InFlight{r, expect_, beat_, cmds_};
+          max_in_flight_ = std::max(max_in_flight_, slots_.size());
+          active_.reset();
         }
       }
     }
@@ -455,7 +516,11 @@ class MaintBench {
   std::mt19937 rng_;
   MaintClient client_;
   std::deque<MaintTxn> queue_;
-  std::optional<MaintTxn> active_;
+  std::optional<MaintTxn> active_;  // the request in the sequencer's front end
+  std::map<uint32_t, InFlight> slots_;  // programs and erases issued, by tag
+  uint32_t next_tag_ = 0;
+  size_t max_in_flight_ = 0;
+  std::vector<uint64_t> rsp_cycles_;
   bool req_on_ = false, wr_on_ = false, parked_ = false;
   uint32_t beat_ = 0, lines_out_ = 0, park_run_ = 0;
   uint64_t cmds_ = 0;

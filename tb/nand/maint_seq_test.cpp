@@ -47,18 +47,25 @@ void RequireClean(const B& b) {
 }  // namespace
 
 TEST_CASE("maint_seq: the C++ mirror packs as the RTL struct", "[nand][maint_seq][smoke]") {
-  const MaintReq r{MaintOp::kProgramPage, 0xA5, 0xBEEF, 0x1234};
-  REQUIRE(r.Pack() ==
-          ((uint64_t{1} << 40) | (uint64_t{0xA5} << 32) | (uint64_t{0xBEEF} << 16) | 0x1234));
+  const MaintReq r{MaintOp::kProgramPage, 0xA5, 0xBEEF, 0x1234, 0xC3};
+  REQUIRE(flint::kMaintReqBits == 50);
+  REQUIRE(flint::kMaintRspBits == 53);
+  REQUIRE(r.Pack() == ((uint64_t{0xC3} << 42) | (uint64_t{1} << 40) | (uint64_t{0xA5} << 32) |
+                       (uint64_t{0xBEEF} << 16) | 0x1234));
   const MaintReq back = MaintReq::Unpack(r.Pack());
-  REQUIRE(
-      (back.op == r.op && back.plane == r.plane && back.block == r.block && back.page == r.page));
-  const MaintRsp s{MaintOp::kEraseBlock, MaintStatus::kEraseFail, 3, 7, 9};
+  REQUIRE((back.op == r.op && back.plane == r.plane && back.block == r.block &&
+           back.page == r.page && back.tag == 0xC3));
+  const MaintRsp s{MaintOp::kEraseBlock, MaintStatus::kEraseFail, 3, 7, 9, 0x5A};
   const MaintRsp sb = MaintRsp::Unpack(s.Pack());
-  REQUIRE(
-      (sb.op == s.op && sb.status == s.status && sb.plane == 3 && sb.block == 7 && sb.page == 9));
-  REQUIRE(s.Pack() >> 43 == 2);
+  REQUIRE((sb.op == s.op && sb.status == s.status && sb.plane == 3 && sb.block == 7 &&
+           sb.page == 9 && sb.tag == 0x5A));
+  REQUIRE(s.Pack() >> 45 == 0x5A);
+  REQUIRE(((s.Pack() >> 43) & 3) == 2);
   REQUIRE(((s.Pack() >> 40) & 7) == 4);
+  // The tag is the MSB field: a tag of all ones is the top 8 bits of each.
+  REQUIRE(MaintReq{MaintOp::kReadPage, 0, 0, 0, 0xFF}.Pack() == uint64_t{0xFF} << 42);
+  REQUIRE(MaintRsp{MaintOp::kReadPage, MaintStatus::kOk, 0, 0, 0, 0xFF}.Pack() ==
+          uint64_t{0xFF} << 45);
 }
 
 TEST_CASE("maint_seq: a block programmed in page order reads back", "[nand][maint_seq][directed]") {
@@ -83,6 +90,90 @@ TEST_CASE("maint_seq: a block programmed in page order reads back", "[nand][main
   REQUIRE(b.responded_at() - b.accepted_at() <=
           cfg.t_read_cycles + cfg.t_cache_xfer_cycles + 2 * cfg.cl_per_page + 8);
   REQUIRE(b.responses() == 2 * cfg.pages);
+  RequireClean(b);
+}
+
+TEST_CASE("maint_seq: programs on every plane are in flight at once",
+          "[nand][maint_seq][directed]") {
+  const flint::Config& cfg = Small();
+  Bench b(cfg, flint::tb::TestSeed());
+  const auto pp = static_cast<uint32_t>(cfg.phys_planes);
+  std::vector<MaintTxn> progs;
+  for (uint32_t p = 0; p < pp; ++p) {
+    progs.push_back(b.RandomProgram(p, 1, 0));
+    b.Submit(progs.back());
+  }
+  const uint64_t start = b.cycle();
+  b.Drain();
+  const uint64_t took = b.cycle() - start;
+  // Overlapped: one tPROG plus every page's beats and a few cycles of handshake a page, far
+  // from the Planes x tPROG of one program at a time.
+  INFO(pp << " programs took " << took << " cycles, tPROG " << cfg.t_prog_cycles);
+  REQUIRE(b.max_in_flight() == pp);
+  REQUIRE(took >= cfg.t_prog_cycles);
+  REQUIRE(took <= cfg.t_prog_cycles + pp * (cfg.cl_per_page + 4) + 4);
+  REQUIRE(b.responses() == pp);
+  for (const MaintRsp& r : b.rsps()) REQUIRE(r.status == MaintStatus::kOk);
+  for (uint32_t p = 0; p < pp; ++p) {
+    REQUIRE(b.Run(Req(MaintOp::kReadPage, p, 1, 0)).status == MaintStatus::kOk);
+    REQUIRE(b.last_lines() == progs[p].lines);
+  }
+  RequireClean(b);
+}
+
+TEST_CASE("maint_seq: responses come back out of order, a failed plane among them",
+          "[nand][maint_seq][directed]") {
+  const flint::Config& cfg = Small();
+  Bench b(cfg, flint::tb::TestSeed());
+  const auto pp = static_cast<uint32_t>(cfg.phys_planes);
+  // An erase on plane 0 (tERASE), then a program on every other plane, plane 2's failing, then a
+  // read of plane 1 (it waits for plane 1's program) and a read of plane 0's other block
+  // (it waits for the erase).
+  b.die().InjectFault(2, 5, flint::model::Fault::kProgramFail);
+  const uint32_t erase_tag = b.Submit(Req(MaintOp::kEraseBlock, 0, 4));
+  std::vector<MaintTxn> progs;
+  std::vector<uint32_t> tags;
+  for (uint32_t p = 1; p < pp; ++p) {
+    progs.push_back(b.RandomProgram(p, 5, 0));
+    tags.push_back(b.Submit(progs.back()));
+  }
+  const uint32_t read1 = b.Submit(Req(MaintOp::kReadPage, 1, 5, 0));
+  const uint32_t read0 = b.Submit(Req(MaintOp::kReadPage, 0, 3, 0));
+  b.Drain();
+  REQUIRE(b.responses() == pp + 2);
+  const auto& rs = b.rsps();
+  // The erase, asked first, answers after every program and after the read of plane 1.
+  std::vector<uint32_t> order;
+  for (const MaintRsp& r : rs) order.push_back(r.tag);
+  const auto pos = [&](uint32_t tag) {
+    return std::find(order.begin(), order.end(), tag) - order.begin();
+  };
+  for (uint32_t t : tags) REQUIRE(pos(t) < pos(erase_tag));
+  REQUIRE(pos(read1) < pos(erase_tag));
+  REQUIRE(pos(read0) > pos(erase_tag));
+  for (const MaintRsp& r : rs) {
+    if (r.tag == erase_tag) {
+      REQUIRE((r.op == MaintOp::kEraseBlock && r.status == MaintStatus::kOk && r.plane == 0));
+    } else if (r.op == MaintOp::kProgramPage) {
+      REQUIRE(r.status == (r.plane == 2 ? MaintStatus::kProgramFail : MaintStatus::kOk));
+      REQUIRE(r.tag == tags[r.plane - 1]);
+    }
+  }
+  // Every program was in flight beside the erase; the erase took one tERASE, not more.
+  REQUIRE(b.max_in_flight() == pp);
+  REQUIRE(b.cycle() < cfg.t_erase_cycles + 2 * cfg.t_read_cycles + 200 + 2 * cfg.t_prog_cycles);
+  // The reads waited for their planes' slots unparked: the park covers only each read's own
+  // sense and data-outs, never the program or erase it waited for.
+  INFO("parked " << b.park_cycles() << " cycles for two reads");
+  REQUIRE(b.park_cycles() <=
+          2 * (cfg.t_read_cycles + cfg.t_cache_xfer_cycles + 2 * cfg.cl_per_page + 6));
+  REQUIRE(b.BlockBad(2, 5));
+  REQUIRE(b.last_lines().size() == cfg.cl_per_page);
+  for (uint32_t p = 1; p < pp; ++p) {
+    if (p == 2) continue;
+    REQUIRE(b.Run(Req(MaintOp::kReadPage, p, 5, 0)).status == MaintStatus::kOk);
+    REQUIRE(b.last_lines() == progs[p - 1].lines);
+  }
   RequireClean(b);
 }
 
@@ -243,10 +334,10 @@ TEST_CASE("maint_seq: random transactions against the NAND die model",
   int reads = 0, programs = 0, erases = 0, faults = 0, corrupt = 0;
   int submitted = 0;
   while (submitted < transactions) {
-    // One to three transactions queued at once, each on a block of its own (so each is chosen
+    // One to six transactions queued at once, each on a block of its own (so each is chosen
     // from the shadow as it will stand when it runs); the client offers the next while the
-    // sequencer is busy with the one before.
-    const int batch = std::min<int>(1 + static_cast<int>(rng() % 3), transactions - submitted);
+    // sequencer is busy with the one before, programs and erases of several planes in flight.
+    const int batch = std::min<int>(1 + static_cast<int>(rng() % 6), transactions - submitted);
     std::vector<std::pair<uint32_t, uint32_t>> used;
     for (int i = 0; i < batch; ++i) {
       uint32_t pl = 0, bk = 0;
@@ -301,6 +392,8 @@ TEST_CASE("maint_seq: random transactions against the NAND die model",
   REQUIRE(b.responses() == static_cast<uint64_t>(transactions));
   REQUIRE(reads > 50);
   REQUIRE(programs > 50);
+  INFO("most programs and erases in flight at once " << b.max_in_flight());
+  REQUIRE(b.max_in_flight() >= 3);  // the three planes' slots all busy at some point
 }
 
 TEST_CASE("maint_seq: paper-size program and read with errors and a bad page",
