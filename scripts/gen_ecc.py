@@ -78,11 +78,17 @@ def blocks():
         wrap_literal("HRows", CHECK_BITS * DATA_BITS, flat_hex(rws, DATA_BITS)),
         "  " + END,
     ]
+    # The decoder's syndrome table: entry s (bits [s*8 +: 8]) is 0x80 | i when s is the column
+    # of data bit i, else 0 (a zero syndrome, a check-bit column or a detected error).
+    syn = [0] * 256
+    for i, c in enumerate(cols):
+        syn[c] = 0x80 | i
     dec = [
         BEGIN,
-        "  // Column i (bits [i*8 +: 8]): the syndrome a flipped data bit i produces. Built as",
-        "  // documented in scripts/gen_ecc.py: weight-3 vectors ascending, then 0x1F rotl 0..7.",
-        wrap_literal("HCols", CHECK_BITS * DATA_BITS, flat_hex(cols, CHECK_BITS)),
+        "  // Syndrome s (bits [s*8 +: 8]): 8'h80 | i when s is the column of data bit i, that",
+        "  // is the syndrome a flipped data bit i produces, else 0. Columns built as documented",
+        "  // in scripts/gen_ecc.py: weight-3 vectors ascending, then 0x1F rotl 0..7.",
+        wrap_literal("SynBit", 256 * 8, flat_hex(syn, 8)),
         "  " + END,
     ]
     return {
