@@ -78,17 +78,21 @@ def blocks():
         wrap_literal("HRows", CHECK_BITS * DATA_BITS, flat_hex(rws, DATA_BITS)),
         "  " + END,
     ]
-    # The decoder's syndrome table: entry s (bits [s*8 +: 8]) is 0x80 | i when s is the column
-    # of data bit i, else 0 (a zero syndrome, a check-bit column or a detected error).
-    syn = [0] * 256
-    for i, c in enumerate(cols):
-        syn[c] = 0x80 | i
+    # The decoder's syndrome decode, one case item a data bit: a syndrome equal to the column
+    # of data bit i flips bit i back. Yosys makes it one 8-bit compare a bit, as a generate loop
+    # of compares would be; Verilator turns a case on 8 bits into one table lookup.
     dec = [
         BEGIN,
-        "  // Syndrome s (bits [s*8 +: 8]): 8'h80 | i when s is the column of data bit i, that",
-        "  // is the syndrome a flipped data bit i produces, else 0. Columns built as documented",
-        "  // in scripts/gen_ecc.py: weight-3 vectors ascending, then 0x1F rotl 0..7.",
-        wrap_literal("SynBit", 256 * 8, flat_hex(syn, 8)),
+        "  // The syndrome a flipped data bit i produces is column i of H. Columns built as",
+        "  // documented in scripts/gen_ecc.py: weight-3 vectors ascending, then 0x1F rotl 0..7.",
+        "  always_comb begin",
+        "    case (syndrome)",
+    ]
+    dec += [f"      8'h{c:02x}: flip = 64'd1 << {i};" for i, c in enumerate(cols)]
+    dec += [
+        "      default: flip = 64'd0;",
+        "    endcase",
+        "  end",
         "  " + END,
     ]
     return {
