@@ -2,6 +2,10 @@
 // die, sharing the relocation table's command port, the read counters' command port and the
 // stripe table's update port; the read counters' trip events go to their die. The dies rotate
 // independently; a park request of any die parks the burst-buffer controller.
+// NAND access: the in-place dies (Modes 1, 3) send their reads, erases and programs as
+// transactions to their die's maintenance sequencer (sq_*, through flint_top's flint_maint_arb
+// a die); the phantom-rotation dies (Modes 0, 2) still command their die's maintenance port
+// directly (m_*, din_*, dout_*). The side a mode does not use is tied off.
 `default_nettype none
 `include "flint_assert.svh"
 module flint_refresh #(
@@ -23,7 +27,9 @@ module flint_refresh #(
   localparam int unsigned LineW     = 8 * flint_cfg_pkg::ClImageBytes,
   localparam int unsigned StW       = flint_pkg::StatusWidth,
   localparam int unsigned CmdW      = flint_pkg::NandCmdWidth,
-  localparam int unsigned RcW       = flint_pkg::RelocCmdWidth
+  localparam int unsigned RcW       = flint_pkg::RelocCmdWidth,
+  localparam int unsigned ReqW      = flint_pkg::MaintReqWidth,
+  localparam int unsigned RspW      = flint_pkg::MaintRspWidth
 ) (
   input  logic                      clk_i,
   input  logic                      rst_ni,
@@ -60,6 +66,24 @@ module flint_refresh #(
   output logic [Dies*LineW-1:0]     din_data_o,
   input  logic [Dies-1:0]           dout_valid_i,
   input  logic [Dies*LineW-1:0]     dout_data_i,
+  // the dies' maintenance sequencers (in-place modes): requests (flint_pkg::maint_req_t a die),
+  // program lines, read lines (a flint_pkg::status_e a die), answers (maint_rsp_t a die)
+  output logic [Dies-1:0]           sq_req_valid_o,
+  input  logic [Dies-1:0]           sq_req_ready_i,
+  output logic [Dies*ReqW-1:0]      sq_req_o,
+  output logic [Dies-1:0]           sq_wr_valid_o,
+  input  logic [Dies-1:0]           sq_wr_ready_i,
+  output logic [Dies*DataBits-1:0]  sq_wr_data_o,
+  output logic [Dies-1:0]           sq_wr_poison_o,
+  input  logic [Dies-1:0]           sq_rd_valid_i,
+  output logic [Dies-1:0]           sq_rd_ready_o,
+  input  logic [Dies*DataBits-1:0]  sq_rd_data_i,
+  input  logic [Dies*StW-1:0]       sq_rd_status_i,
+  input  logic [Dies*LineBits-1:0]  sq_rd_line_i,
+  input  logic [Dies-1:0]           sq_rd_last_i,
+  input  logic [Dies-1:0]           sq_rsp_valid_i,
+  output logic [Dies-1:0]           sq_rsp_ready_o,
+  input  logic [Dies*RspW-1:0]      sq_rsp_i,
   // relocation table command port
   output logic                      rc_valid_o,
   input  logic                      rc_ready_i,
@@ -216,28 +240,56 @@ module flint_refresh #(
         .err_o         (err_o[d]),
         .err_code_o    (err_code_o[d*3 +: 3])
       );
+      // The rotation commands its die directly: the sequencer's client side is unused.
+      assign sq_req_valid_o[d] = 1'b0;
+      assign sq_req_o[d*ReqW +: ReqW] = '0;
+      assign sq_wr_valid_o[d] = 1'b0;
+      assign sq_wr_data_o[d*DataBits +: DataBits] = '0;
+      assign sq_wr_poison_o[d] = 1'b0;
+      assign sq_rd_ready_o[d] = 1'b1;
+      assign sq_rsp_ready_o[d] = 1'b1;
+      logic unused_sq;
+      assign unused_sq = ^{sq_req_ready_i[d], sq_wr_ready_i[d], sq_rd_valid_i[d],
+                           sq_rd_data_i[d*DataBits +: DataBits], sq_rd_status_i[d*StW +: StW],
+                           sq_rd_line_i[d*LineBits +: LineBits], sq_rd_last_i[d],
+                           sq_rsp_valid_i[d], sq_rsp_i[d*RspW +: RspW]};
     end else begin : g_inplace
       // In-place baselines: no relocation, no stripe update, no fork; the phantom stays spare.
+      // Their NAND operations are transactions on the die's sequencer (sq_*).
+      flint_pkg::maint_req_t sq_req;
+      flint_pkg::maint_rsp_t sq_rsp;
+      flint_pkg::status_e sq_rd_status;
+      assign sq_req_o[d*ReqW +: ReqW] = sq_req;
+      assign sq_rsp = sq_rsp_i[d*RspW +: RspW];
+      // A line's status back to the enum by its names (no casts to an enum: STYLE.md).
+      always_comb begin
+        unique case (sq_rd_status_i[d*StW +: StW])
+          StW'(flint_pkg::StatusCorrected):     sq_rd_status = flint_pkg::StatusCorrected;
+          StW'(flint_pkg::StatusUncorrectable): sq_rd_status = flint_pkg::StatusUncorrectable;
+          default:                              sq_rd_status = flint_pkg::StatusOk;
+        endcase
+      end
       flint_refresh_inplace_die u_die (
         .clk_i, .rst_ni,
         .enable_i,
         .parked_i,
         .park_o        (park[d]),
-        .plane_idle_i  (plane_idle_i[d*PhysPl +: PhysPl]),
-        .plane_cache_i (plane_cache_i[d*PhysPl +: PhysPl]),
-        .plane_fail_i  (plane_fail_i[d*PhysPl +: PhysPl]),
-        .io_ready_i    (io_ready_i[d]),
-        .m_valid_o     (m_valid_o[d]),
-        .m_ready_i     (m_ready_i[d]),
-        .m_op_o        (op),
-        .m_plane_o     (m_plane_o[d*PPlBits +: PPlBits]),
-        .m_block_o     (m_block_o[d*BlockBits +: BlockBits]),
-        .m_page_o      (m_page_o[d*PageBits +: PageBits]),
-        .m_line_o      (m_line_o[d*LineBits +: LineBits]),
-        .din_valid_o   (din_valid_o[d]),
-        .din_data_o    (din_data_o[d*LineW +: LineW]),
-        .dout_valid_i  (dout_valid_i[d]),
-        .dout_data_i   (dout_data_i[d*LineW +: LineW]),
+        .mreq_valid_o  (sq_req_valid_o[d]),
+        .mreq_ready_i  (sq_req_ready_i[d]),
+        .mreq_o        (sq_req),
+        .mwr_valid_o   (sq_wr_valid_o[d]),
+        .mwr_ready_i   (sq_wr_ready_i[d]),
+        .mwr_data_o    (sq_wr_data_o[d*DataBits +: DataBits]),
+        .mwr_poison_o  (sq_wr_poison_o[d]),
+        .mrd_valid_i   (sq_rd_valid_i[d]),
+        .mrd_ready_o   (sq_rd_ready_o[d]),
+        .mrd_data_i    (sq_rd_data_i[d*DataBits +: DataBits]),
+        .mrd_status_i  (sq_rd_status),
+        .mrd_line_i    (sq_rd_line_i[d*LineBits +: LineBits]),
+        .mrd_last_i    (sq_rd_last_i[d]),
+        .mrsp_valid_i  (sq_rsp_valid_i[d]),
+        .mrsp_ready_o  (sq_rsp_ready_o[d]),
+        .mrsp_i        (sq_rsp),
         .cc_valid_o    (cc_req[d]),
         .cc_ready_i    (cc_gnt[d] && cc_ready_i && !cc_busy_q),
         .cc_plane_o    (cc_plane[d*PPlBits +: PPlBits]),
@@ -264,6 +316,19 @@ module flint_refresh #(
         .err_o         (err_o[d]),
         .err_code_o    (err_code_o[d*3 +: 3])
       );
+      // The raw maintenance port is the rotation's: unused here.
+      assign m_valid_o[d] = 1'b0;
+      assign op = '0;
+      assign m_plane_o[d*PPlBits +: PPlBits] = '0;
+      assign m_block_o[d*BlockBits +: BlockBits] = '0;
+      assign m_page_o[d*PageBits +: PageBits] = '0;
+      assign m_line_o[d*LineBits +: LineBits] = '0;
+      assign din_valid_o[d] = 1'b0;
+      assign din_data_o[d*LineW +: LineW] = '0;
+      logic unused_raw;
+      assign unused_raw = ^{plane_idle_i[d*PhysPl +: PhysPl], plane_cache_i[d*PhysPl +: PhysPl],
+                            plane_fail_i[d*PhysPl +: PhysPl], io_ready_i[d], m_ready_i[d],
+                            dout_valid_i[d], dout_data_i[d*LineW +: LineW]};
       assign phantom_o[d*PPlBits +: PPlBits] = PPlBits'(PhysPl - 1);
       assign forked_o[d*32 +: 32] = '0;
       assign rc_req[d] = 1'b0;
