@@ -422,8 +422,7 @@ module flint_top #(
   );
 
   // --- refresh ----------------------------------------------------------------------------------
-  // Its transactions on the dies' sequencers (in-place modes; client 1 of each die's arbiter)
-  // and, for the phantom rotation (Modes 0, 2), its raw commands on the dies' maintenance ports.
+  // Its transactions on the dies' sequencers (client 1 of each die's arbiter).
   logic [Dies-1:0] rf_sq_req_valid, rf_sq_req_ready, rf_sq_wr_valid, rf_sq_wr_ready;
   logic [Dies-1:0] rf_sq_wr_poison, rf_sq_rd_valid, rf_sq_rd_ready, rf_sq_rd_last;
   logic [Dies-1:0] rf_sq_rsp_valid, rf_sq_rsp_ready;
@@ -435,13 +434,6 @@ module flint_top #(
   logic rf_park;
   logic [Dies-1:0] sq_park;  // each die's sequencer parks the controller for its reads
   assign park = rf_park || sq_park != '0;
-  logic [Dies-1:0] rf_valid, rf_ready, rf_din, rf_dout;
-  logic [Dies*CmdW-1:0] rf_op;
-  logic [Dies*PPlBits-1:0] rf_plane;
-  logic [Dies*BlockBits-1:0] rf_block;
-  logic [Dies*PageBits-1:0] rf_page;
-  logic [Dies*LineBits-1:0] rf_line;
-  logic [Dies*LineW-1:0] rf_din_data;
   flint_refresh #(
     .Mode     (Mode),
     .IdleWait (IdleWait),
@@ -463,21 +455,6 @@ module flint_top #(
     .parked_i      (parked),
     .res_planes_i  (res_planes),
     .park_o        (rf_park),
-    .plane_idle_i  (die_plane_idle_i),
-    .plane_cache_i (die_plane_cache_i),
-    .plane_fail_i  (die_plane_fail_i),
-    .io_ready_i    (die_io_ready_i),
-    .m_valid_o     (rf_valid),
-    .m_ready_i     (rf_ready),
-    .m_op_o        (rf_op),
-    .m_plane_o     (rf_plane),
-    .m_block_o     (rf_block),
-    .m_page_o      (rf_page),
-    .m_line_o      (rf_line),
-    .din_valid_o   (rf_din),
-    .din_data_o    (rf_din_data),
-    .dout_valid_i  (rf_dout),
-    .dout_data_i   (die_data_i),
     .sq_req_valid_o(rf_sq_req_valid),
     .sq_req_ready_i(rf_sq_req_ready),
     .sq_req_o      (rf_sq_req),
@@ -669,53 +646,20 @@ module flint_top #(
       .dout_data_i  (die_data_i[d*LineW +: LineW])
     );
 
-    // The die port's maintenance side: the sequencer's, except in service under the phantom
-    // rotation (Modes 0, 2), whose flint_refresh_die still commands the die itself.
-    logic m_valid, m_ready, m_dout, raw;
-    logic [CmdW-1:0] m_op;
-    logic [PPlBits-1:0] m_plane;
-    logic [BlockBits-1:0] m_block;
-    logic [PageBits-1:0] m_page;
-    logic [LineBits-1:0] m_line;
-    if (Mode == 0 || Mode == 2) begin : g_raw
-      assign raw = !load_busy_o;
-    end else begin : g_seq
-      assign raw = 1'b0;
-    end
-    always_comb begin
-      if (raw) begin
-        m_valid = rf_valid[d];
-        m_op = rf_op[d*CmdW +: CmdW];
-        m_plane = rf_plane[d*PPlBits +: PPlBits];
-        m_block = rf_block[d*BlockBits +: BlockBits];
-        m_page = rf_page[d*PageBits +: PageBits];
-        m_line = rf_line[d*LineBits +: LineBits];
-      end else begin
-        m_valid = sq_valid;
-        m_op = sq_op;
-        m_plane = sq_plane;
-        m_block = sq_block;
-        m_page = sq_page;
-        m_line = sq_line;
-      end
-    end
-    assign sq_ready = !raw && m_ready;
-    assign rf_ready[d] = raw && m_ready;
-    assign sq_dout = !raw && m_dout;
-    assign rf_dout[d] = raw && m_dout;
+    // The die port's maintenance side is the sequencer's alone.
     flint_die_port u_port (
       .clk_i, .rst_ni,
       .s_valid_i       (nand_valid_o[d]),
       .s_op_i          (nand_op_o[d*CmdW +: CmdW]),
       .s_data_valid_o  (s_data_valid[d]),
-      .m_valid_i       (m_valid),
-      .m_ready_o       (m_ready),
-      .m_op_i          (m_op),
-      .m_plane_i       (m_plane),
-      .m_block_i       (m_block),
-      .m_page_i        (m_page),
-      .m_line_i        (m_line),
-      .m_data_valid_o  (m_dout),
+      .m_valid_i       (sq_valid),
+      .m_ready_o       (sq_ready),
+      .m_op_i          (sq_op),
+      .m_plane_i       (sq_plane),
+      .m_block_i       (sq_block),
+      .m_page_i        (sq_page),
+      .m_line_i        (sq_line),
+      .m_data_valid_o  (sq_dout),
       .nand_m_valid_o  (nand_m_valid_o[d]),
       .nand_m_op_o     (nand_m_op_o[d*CmdW +: CmdW]),
       .nand_m_plane_o  (nand_m_plane_o[d*PPlBits +: PPlBits]),
@@ -725,11 +669,8 @@ module flint_top #(
       .nand_m_nbytes_o (nand_m_nbytes_o[d*OffBits +: OffBits]),
       .die_data_valid_i(die_data_valid_i[d])
     );
-    assign nand_din_valid_o[d] = raw ? rf_din[d] : sq_din;
-    assign nand_din_data_o[d*LineW +: LineW] = raw ? rf_din_data[d*LineW +: LineW] : sq_din_data;
-    // The sequencer and the raw rotation never both drive the die.
-    `FLINT_ASSERT_IMPLY(OneMaintDriver, raw, !sq_valid && !sq_din && sq_park[d] == 1'b0)
-    `FLINT_ASSERT_IMPLY(RawOnlyInService, !raw, !rf_valid[d] && !rf_din[d])
+    assign nand_din_valid_o[d] = sq_din;
+    assign nand_din_data_o[d*LineW +: LineW] = sq_din_data;
   end
 
   assign remap_valid_o = upd_valid;
@@ -749,6 +690,6 @@ module flint_top #(
   // controller never programs or erases a plane a resident burst reads (flint_refresh_die).
   `FLINT_ASSERT_IMPLY(NoServiceWhileLoading, load_busy_o, nand_valid_o == '0)
   `FLINT_ASSERT_IMPLY(NoRefreshWhileLoading, load_busy_o,
-                      rf_valid == '0 && rf_sq_req_valid == '0 && rf_park == 1'b0)
+                      rf_sq_req_valid == '0 && rf_park == 1'b0)
 endmodule
 `default_nettype wire
