@@ -149,7 +149,7 @@ module flint_refresh_die #(
   output logic [31:0]              limit_o,        // limit events seen
   output logic                     alarm_o,        // a block reached the disturb limit
   output logic                     err_o,
-  output logic [2:0]               err_code_o      // 1 reloc, 2 program, 3 erase, 4 source
+  output logic [2:0]               err_code_o      // 1 reloc/refused 2 program 3 erase 4 source
 );
   localparam int unsigned CountBits = $clog2(Blocks * Pages + 1);
   localparam int unsigned NextBits  = PageBits + 1;

@@ -85,7 +85,7 @@ module flint_refresh_inplace_die #(
   output logic [31:0]           pending_o,     // blocks due and not yet refreshed
   output logic                  alarm_o,       // a block reached the disturb limit
   output logic                  err_o,
-  output logic [2:0]            err_code_o     // 2 program, 3 erase
+  output logic [2:0]            err_code_o     // 1 read refused, 2 program, 3 erase
 );
   localparam int unsigned BufAddr = $clog2(Pages * Lines);
 

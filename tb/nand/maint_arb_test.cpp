@@ -238,7 +238,9 @@ class ArbBench {
     const bool s_rsp_go = d.s_rsp_valid_i && d.s_rsp_ready_o;
 
     // Requests.
-    if (d.c_req_valid_i != 0 && !d.s_req_valid_o) Fail("a client requests, the sequencer sees none");
+    if (d.c_req_valid_i != 0 && !d.s_req_valid_o) {
+      Fail("a client requests, the sequencer sees none");
+    }
     if (__builtin_popcount(c_req_go) != (s_req_go ? 1 : 0)) {
       Fail("request taken from " + std::to_string(__builtin_popcount(c_req_go)) +
            " clients, sequencer transfer " + std::to_string(s_req_go));
@@ -312,7 +314,9 @@ class ArbBench {
     // Read lines: exactly to the reader, unchanged.
     for (uint32_t c = 0; c < kClients; ++c) {
       const bool want = d.s_rd_valid_i && front_ && front_->client == c;
-      if (((d.c_rd_valid_o >> c) & 1) != want) Fail("read line valid to client " + std::to_string(c));
+      if (((d.c_rd_valid_o >> c) & 1) != want) {
+        Fail("read line valid to client " + std::to_string(c));
+      }
     }
     if (__builtin_popcount(c_rd_go) != (s_rd_go ? 1 : 0)) Fail("a line taken on one side only");
     if (s_rd_go && front_) {
@@ -358,7 +362,9 @@ class ArbBench {
         Fail("answer valid to client " + std::to_string(c));
       }
     }
-    if (__builtin_popcount(c_rsp_go) != (s_rsp_go ? 1 : 0)) Fail("an answer taken on one side only");
+    if (__builtin_popcount(c_rsp_go) != (s_rsp_go ? 1 : 0)) {
+      Fail("an answer taken on one side only");
+    }
     if (s_rsp_go && to >= 0) {
       const MaintRsp sr = MaintRsp::Unpack(d.s_rsp_i);
       const MaintRsp cr = MaintRsp::Unpack(d.c_rsp_o);
