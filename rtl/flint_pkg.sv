@@ -74,6 +74,11 @@ package flint_pkg;
   // A request's tag, echoed in its response: program and erase responses come back in the order
   // their planes finish, not in request order (one outstanding program or erase a plane).
   localparam int unsigned MaintTagBits = 8;
+  // flint_maint_arb (a die's clients in front of one sequencer) names the client in the top
+  // MaintClientIdBits of the tag while a request is in the sequencer: a client uses only the low
+  // MaintClientTagBits (the top bits zero) and gets its tag back as it sent it.
+  localparam int unsigned MaintClientIdBits = 1;
+  localparam int unsigned MaintClientTagBits = MaintTagBits - MaintClientIdBits;
 
   // A request: tag, physical plane, block, page (page unused by EraseBlock). First field = MSB.
   typedef struct packed {

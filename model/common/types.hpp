@@ -37,6 +37,7 @@ inline constexpr uint32_t kMaintPlaneBits = 8;
 inline constexpr uint32_t kMaintBlockBits = 16;
 inline constexpr uint32_t kMaintPageBits = 16;
 inline constexpr uint32_t kMaintTagBits = 8;  // flint_pkg::MaintTagBits: the first field
+inline constexpr uint32_t kMaintClientIdBits = 1;  // flint_pkg::MaintClientIdBits (flint_maint_arb)
 inline constexpr uint32_t kMaintReqBits =
     kMaintTagBits + kMaintOpBits + kMaintPlaneBits + kMaintBlockBits + kMaintPageBits;
 inline constexpr uint32_t kMaintRspBits = kMaintReqBits + kMaintStatusBits;

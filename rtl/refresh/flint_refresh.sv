@@ -2,6 +2,9 @@
 // die, sharing the relocation table's command port, the read counters' command port and the
 // stripe table's update port; the read counters' trip events go to their die. The dies rotate
 // independently; a park request of any die parks the burst-buffer controller.
+// NAND access: every die (phantom rotation or in-place) sends its reads, programs and erases as
+// transactions to its die's maintenance sequencer (sq_*, through flint_top's flint_maint_arb a
+// die); none commands a die itself.
 `default_nettype none
 `include "flint_assert.svh"
 module flint_refresh #(
@@ -20,10 +23,10 @@ module flint_refresh #(
   localparam int unsigned PageBits  = flint_cfg_pkg::PageBits,
   localparam int unsigned LineBits  = flint_cfg_pkg::ClInPageBits,
   localparam int unsigned DataBits  = flint_cfg_pkg::ClDataBits,
-  localparam int unsigned LineW     = 8 * flint_cfg_pkg::ClImageBytes,
   localparam int unsigned StW       = flint_pkg::StatusWidth,
-  localparam int unsigned CmdW      = flint_pkg::NandCmdWidth,
-  localparam int unsigned RcW       = flint_pkg::RelocCmdWidth
+  localparam int unsigned RcW       = flint_pkg::RelocCmdWidth,
+  localparam int unsigned ReqW      = flint_pkg::MaintReqWidth,
+  localparam int unsigned RspW      = flint_pkg::MaintRspWidth
 ) (
   input  logic                      clk_i,
   input  logic                      rst_ni,
@@ -43,23 +46,24 @@ module flint_refresh #(
   input  logic                      parked_i,
   input  logic [Dies*PhysPl-1:0]    res_planes_i,
   output logic                      park_o,
-  // the dies' planes
-  input  logic [Dies*PhysPl-1:0]    plane_idle_i,
-  input  logic [Dies*PhysPl-1:0]    plane_cache_i,
-  input  logic [Dies*PhysPl-1:0]    plane_fail_i,
-  input  logic [Dies-1:0]           io_ready_i,
-  // maintenance ports of the dies
-  output logic [Dies-1:0]           m_valid_o,
-  input  logic [Dies-1:0]           m_ready_i,
-  output logic [Dies*CmdW-1:0]      m_op_o,
-  output logic [Dies*PPlBits-1:0]   m_plane_o,
-  output logic [Dies*BlockBits-1:0] m_block_o,
-  output logic [Dies*PageBits-1:0]  m_page_o,
-  output logic [Dies*LineBits-1:0]  m_line_o,
-  output logic [Dies-1:0]           din_valid_o,
-  output logic [Dies*LineW-1:0]     din_data_o,
-  input  logic [Dies-1:0]           dout_valid_i,
-  input  logic [Dies*LineW-1:0]     dout_data_i,
+  // the dies' maintenance sequencers: requests (flint_pkg::maint_req_t a die),
+  // program lines, read lines (a flint_pkg::status_e a die), answers (maint_rsp_t a die)
+  output logic [Dies-1:0]           sq_req_valid_o,
+  input  logic [Dies-1:0]           sq_req_ready_i,
+  output logic [Dies*ReqW-1:0]      sq_req_o,
+  output logic [Dies-1:0]           sq_wr_valid_o,
+  input  logic [Dies-1:0]           sq_wr_ready_i,
+  output logic [Dies*DataBits-1:0]  sq_wr_data_o,
+  output logic [Dies-1:0]           sq_wr_poison_o,
+  input  logic [Dies-1:0]           sq_rd_valid_i,
+  output logic [Dies-1:0]           sq_rd_ready_o,
+  input  logic [Dies*DataBits-1:0]  sq_rd_data_i,
+  input  logic [Dies*StW-1:0]       sq_rd_status_i,
+  input  logic [Dies*LineBits-1:0]  sq_rd_line_i,
+  input  logic [Dies-1:0]           sq_rd_last_i,
+  input  logic [Dies-1:0]           sq_rsp_valid_i,
+  output logic [Dies-1:0]           sq_rsp_ready_o,
+  input  logic [Dies*RspW-1:0]      sq_rsp_i,
   // relocation table command port
   output logic                      rc_valid_o,
   input  logic                      rc_ready_i,
@@ -130,8 +134,21 @@ module flint_refresh #(
   logic [DieBits-1:0] rc_owner_q, cc_owner_q;
 
   for (genvar d = 0; d < Dies; d++) begin : g_die
-    logic [CmdW-1:0] op;
     assign evt_to[d] = evt_valid_i && 32'(evt_die_i) == d;
+    // The die's transactions on its sequencer.
+    flint_pkg::maint_req_t sq_req;
+    flint_pkg::maint_rsp_t sq_rsp;
+    flint_pkg::status_e sq_rd_status;
+    assign sq_req_o[d*ReqW +: ReqW] = sq_req;
+    assign sq_rsp = sq_rsp_i[d*RspW +: RspW];
+    // A line's status back to the enum by its names (no casts to an enum: STYLE.md).
+    always_comb begin
+      unique case (sq_rd_status_i[d*StW +: StW])
+        StW'(flint_pkg::StatusCorrected):     sq_rd_status = flint_pkg::StatusCorrected;
+        StW'(flint_pkg::StatusUncorrectable): sq_rd_status = flint_pkg::StatusUncorrectable;
+        default:                              sq_rd_status = flint_pkg::StatusOk;
+      endcase
+    end
     if (Mode == 0 || Mode == 2) begin : g_flint
       flint_refresh_die #(
         .Mode     (Mode),
@@ -154,21 +171,22 @@ module flint_refresh #(
         .parked_i,
         .res_planes_i  (res_planes_i[d*PhysPl +: PhysPl]),
         .park_o        (park[d]),
-        .plane_idle_i  (plane_idle_i[d*PhysPl +: PhysPl]),
-        .plane_cache_i (plane_cache_i[d*PhysPl +: PhysPl]),
-        .plane_fail_i  (plane_fail_i[d*PhysPl +: PhysPl]),
-        .io_ready_i    (io_ready_i[d]),
-        .m_valid_o     (m_valid_o[d]),
-        .m_ready_i     (m_ready_i[d]),
-        .m_op_o        (op),
-        .m_plane_o     (m_plane_o[d*PPlBits +: PPlBits]),
-        .m_block_o     (m_block_o[d*BlockBits +: BlockBits]),
-        .m_page_o      (m_page_o[d*PageBits +: PageBits]),
-        .m_line_o      (m_line_o[d*LineBits +: LineBits]),
-        .din_valid_o   (din_valid_o[d]),
-        .din_data_o    (din_data_o[d*LineW +: LineW]),
-        .dout_valid_i  (dout_valid_i[d]),
-        .dout_data_i   (dout_data_i[d*LineW +: LineW]),
+        .mreq_valid_o  (sq_req_valid_o[d]),
+        .mreq_ready_i  (sq_req_ready_i[d]),
+        .mreq_o        (sq_req),
+        .mwr_valid_o   (sq_wr_valid_o[d]),
+        .mwr_ready_i   (sq_wr_ready_i[d]),
+        .mwr_data_o    (sq_wr_data_o[d*DataBits +: DataBits]),
+        .mwr_poison_o  (sq_wr_poison_o[d]),
+        .mrd_valid_i   (sq_rd_valid_i[d]),
+        .mrd_ready_o   (sq_rd_ready_o[d]),
+        .mrd_data_i    (sq_rd_data_i[d*DataBits +: DataBits]),
+        .mrd_status_i  (sq_rd_status),
+        .mrd_line_i    (sq_rd_line_i[d*LineBits +: LineBits]),
+        .mrd_last_i    (sq_rd_last_i[d]),
+        .mrsp_valid_i  (sq_rsp_valid_i[d]),
+        .mrsp_ready_o  (sq_rsp_ready_o[d]),
+        .mrsp_i        (sq_rsp),
         .rc_valid_o    (rc_req[d]),
         .rc_ready_i    (rc_gnt[d] && rc_ready_i && !rc_busy_q),
         .rc_op_o       (rc_op[d*RcW +: RcW]),
@@ -223,21 +241,22 @@ module flint_refresh #(
         .enable_i,
         .parked_i,
         .park_o        (park[d]),
-        .plane_idle_i  (plane_idle_i[d*PhysPl +: PhysPl]),
-        .plane_cache_i (plane_cache_i[d*PhysPl +: PhysPl]),
-        .plane_fail_i  (plane_fail_i[d*PhysPl +: PhysPl]),
-        .io_ready_i    (io_ready_i[d]),
-        .m_valid_o     (m_valid_o[d]),
-        .m_ready_i     (m_ready_i[d]),
-        .m_op_o        (op),
-        .m_plane_o     (m_plane_o[d*PPlBits +: PPlBits]),
-        .m_block_o     (m_block_o[d*BlockBits +: BlockBits]),
-        .m_page_o      (m_page_o[d*PageBits +: PageBits]),
-        .m_line_o      (m_line_o[d*LineBits +: LineBits]),
-        .din_valid_o   (din_valid_o[d]),
-        .din_data_o    (din_data_o[d*LineW +: LineW]),
-        .dout_valid_i  (dout_valid_i[d]),
-        .dout_data_i   (dout_data_i[d*LineW +: LineW]),
+        .mreq_valid_o  (sq_req_valid_o[d]),
+        .mreq_ready_i  (sq_req_ready_i[d]),
+        .mreq_o        (sq_req),
+        .mwr_valid_o   (sq_wr_valid_o[d]),
+        .mwr_ready_i   (sq_wr_ready_i[d]),
+        .mwr_data_o    (sq_wr_data_o[d*DataBits +: DataBits]),
+        .mwr_poison_o  (sq_wr_poison_o[d]),
+        .mrd_valid_i   (sq_rd_valid_i[d]),
+        .mrd_ready_o   (sq_rd_ready_o[d]),
+        .mrd_data_i    (sq_rd_data_i[d*DataBits +: DataBits]),
+        .mrd_status_i  (sq_rd_status),
+        .mrd_line_i    (sq_rd_line_i[d*LineBits +: LineBits]),
+        .mrd_last_i    (sq_rd_last_i[d]),
+        .mrsp_valid_i  (sq_rsp_valid_i[d]),
+        .mrsp_ready_o  (sq_rsp_ready_o[d]),
+        .mrsp_i        (sq_rsp),
         .cc_valid_o    (cc_req[d]),
         .cc_ready_i    (cc_gnt[d] && cc_ready_i && !cc_busy_q),
         .cc_plane_o    (cc_plane[d*PPlBits +: PPlBits]),
@@ -286,7 +305,6 @@ module flint_refresh #(
                                 rc_rsp_state_i, rc_rsp_plane_i, rc_rsp_block_i, rc_rsp_lplane_i,
                                 rc_rsp_lblock_i, rc_gnt[d], rc_owner_q};
     end
-    assign m_op_o[d*CmdW +: CmdW] = op;
   end
   assign park_o = |park;
   assign evt_ready_o = 1'b1;  // every die takes its events at once

@@ -15,8 +15,8 @@
 //                   reads them; the page counts when every line has been read (any order,
 //                   duplicates ignored), and is cancelled if ACTIVE leaves first;
 //            scrub  when the controller has had nothing to do for IdleWait cycles, park it,
-//                   read next[b] of some block from S (Read, CacheEnd, DataOut per line, SEC-DED
-//                   decode) and copy it; a line that cannot be corrected is copied poisoned,
+//                   read next[b] of some block from S (a ReadPage: the lines come back SEC-DED
+//                   decoded) and copy it; a line that cannot be corrected is copied poisoned,
 //                   so the copy still reads back UNCORRECTABLE. With StealPace > 0 it also
 //                   parks a busy controller for one page when the program queue is empty and
 //                   the copy is behind one page every StealPace cycles (a saturated read stream
@@ -28,6 +28,14 @@
 //            now serves logical plane lS) and tell the stripe table;
 //   vacate   wait until no burst in the page or cache buffers reads S (park if idle);
 //   erase    S's blocks, Release them, reset their read counts; S is the new phantom.
+// NAND access: every operation is a transaction on the die's maintenance sequencer
+// (flint_maint_seq, through flint_top's flint_maint_arb; docs/nand_seq.md): the scrubber's
+// ReadPage, the program engine's ProgramPage (a queued page's lines, poisoned ones flagged; the
+// sequencer encodes them), the erase engine's EraseBlock. The three share this die's client
+// port: a request goes scrubber first, then erase, then program, and is held until taken; each
+// engine has at most one transaction in flight and its tag names it (Tag*), so every answer goes
+// back to its engine. The program engine asks for the next page only once the last is answered,
+// so no request waits in the sequencer for the phantom's busy plane while a scrub read could go.
 // Programs and erases go only to P (copy) and to S after it left every stripe (erase): a
 // foreground read never waits on either. The one foreground cost is the scrubber's park: taken
 // when no request is waiting, or, to keep the copy's pace, one page at a time (stat_park_wait
@@ -51,9 +59,7 @@ module flint_refresh_die #(
   localparam int unsigned PageBits  = flint_cfg_pkg::PageBits,
   localparam int unsigned LineBits  = flint_cfg_pkg::ClInPageBits,
   localparam int unsigned DataBits  = flint_cfg_pkg::ClDataBits,
-  localparam int unsigned LineW     = 8 * flint_cfg_pkg::ClImageBytes,
   localparam int unsigned StW       = flint_pkg::StatusWidth,
-  localparam int unsigned CmdW      = flint_pkg::NandCmdWidth,
   localparam int unsigned RcW       = flint_pkg::RelocCmdWidth
 ) (
   input  logic                     clk_i,
@@ -74,23 +80,24 @@ module flint_refresh_die #(
   input  logic                     parked_i,
   input  logic [PhysPl-1:0]        res_planes_i,   // planes holding ACTIVE or NEXT
   output logic                     park_o,
-  // this die's planes
-  input  logic [PhysPl-1:0]        plane_idle_i,
-  input  logic [PhysPl-1:0]        plane_cache_i,
-  input  logic [PhysPl-1:0]        plane_fail_i,
-  input  logic                     io_ready_i,
-  // maintenance commands to the die (flint_die_port), data-in beats, data-out returns
-  output logic                     m_valid_o,
-  input  logic                     m_ready_i,
-  output logic [CmdW-1:0]          m_op_o,
-  output logic [PPlBits-1:0]       m_plane_o,
-  output logic [BlockBits-1:0]     m_block_o,
-  output logic [PageBits-1:0]      m_page_o,
-  output logic [LineBits-1:0]      m_line_o,
-  output logic                     din_valid_o,
-  output logic [LineW-1:0]         din_data_o,
-  input  logic                     dout_valid_i,
-  input  logic [LineW-1:0]         dout_data_i,
+  // this die's maintenance sequencer (through its flint_maint_arb): requests, program lines,
+  // read lines, answers
+  output logic                     mreq_valid_o,
+  input  logic                     mreq_ready_i,
+  output flint_pkg::maint_req_t    mreq_o,
+  output logic                     mwr_valid_o,
+  input  logic                     mwr_ready_i,
+  output logic [DataBits-1:0]      mwr_data_o,
+  output logic                     mwr_poison_o,
+  input  logic                     mrd_valid_i,
+  output logic                     mrd_ready_o,
+  input  logic [DataBits-1:0]      mrd_data_i,
+  input  flint_pkg::status_e       mrd_status_i,
+  input  logic [LineBits-1:0]      mrd_line_i,
+  input  logic                     mrd_last_i,
+  input  logic                     mrsp_valid_i,
+  output logic                     mrsp_ready_o,
+  input  flint_pkg::maint_rsp_t    mrsp_i,
   // relocation table commands (through flint_refresh's arbiter); plane/block as the table takes
   output logic                     rc_valid_o,
   input  logic                     rc_ready_i,
@@ -142,15 +149,14 @@ module flint_refresh_die #(
   output logic [31:0]              limit_o,        // limit events seen
   output logic                     alarm_o,        // a block reached the disturb limit
   output logic                     err_o,
-  output logic [2:0]               err_code_o      // 1 reloc, 2 program, 3 erase, 4 source
+  output logic [2:0]               err_code_o      // 1 reloc/refused 2 program 3 erase 4 source
 );
   localparam int unsigned CountBits = $clog2(Blocks * Pages + 1);
   localparam int unsigned NextBits  = PageBits + 1;
-  localparam logic [CmdW-1:0] OpRead    = CmdW'(flint_pkg::NandCmdRead);
-  localparam logic [CmdW-1:0] OpEnd     = CmdW'(flint_pkg::NandCmdCacheEnd);
-  localparam logic [CmdW-1:0] OpOut     = CmdW'(flint_pkg::NandCmdDataOut);
-  localparam logic [CmdW-1:0] OpProgram = CmdW'(flint_pkg::NandCmdProgram);
-  localparam logic [CmdW-1:0] OpErase   = CmdW'(flint_pkg::NandCmdErase);
+  // The engines' tags (one transaction in flight each): the scrubber's read, a program, an erase.
+  localparam logic [flint_pkg::MaintTagBits-1:0] TagScrub = flint_pkg::MaintTagBits'(0);
+  localparam logic [flint_pkg::MaintTagBits-1:0] TagProg  = flint_pkg::MaintTagBits'(1);
+  localparam logic [flint_pkg::MaintTagBits-1:0] TagErase = flint_pkg::MaintTagBits'(2);
   localparam logic [Lines-1:0] AllLines = {Lines{1'b1}};
 
   typedef enum logic [3:0] {
@@ -328,28 +334,21 @@ module flint_refresh_die #(
   end
 
   // --- scrubber -----------------------------------------------------------------------------
+  logic sc_go, er_go, pg_go;            // the engines' requests taken by the sequencer
   typedef enum logic [3:0] {
     ScIdle  = 4'd0,
     ScFind  = 4'd1,   // reading next[] of the cursor's block
     ScLook  = 4'd2,   // next[] at hand
     ScPark  = 4'd3,   // waiting for the controller to park
     ScSrc   = 4'd4,   // src[] of the block at hand next cycle
-    ScRead  = 4'd5,   // Read of S's page
-    ScSense = 4'd6,   // sensing
-    ScMove  = 4'd7,   // CacheEnd
-    ScOut   = 4'd8,   // DataOut of line sc_j
-    ScData  = 4'd9,   // waiting for the line
-    ScPush  = 4'd10,  // the decoded line into the program queue
-    ScDone  = 4'd11
+    ScReq   = 4'd5,   // ReadPage of S's page
+    ScLines = 4'd6,   // its decoded lines into the program queue, then its answer
+    ScDone  = 4'd7
   } scrub_e;
   scrub_e sc_q, sc_d;
   logic [BlockBits-1:0] cur_q;          // the scrubber's block cursor
   logic [BlockBits-1:0] sc_x_q;         // S's block of the page
-  logic [LineBits-1:0] sc_j_q;
-  logic [DataBits:0] sc_line_q;         // {poison, data}
   logic [$clog2(IdleWait + 1)-1:0] idle_q;
-  logic sc_m_valid, sc_sense_q;
-  logic [CmdW-1:0] sc_m_op;
   assign sc_busy = sc_q != ScIdle && sc_q != ScFind && sc_q != ScLook;
   logic idle_enough, all_queued, pq_room, behind, steal_due;
   logic [CountBits-1:0] owed_q;         // pages the pace asks for by now
@@ -363,36 +362,28 @@ module flint_refresh_die #(
   assign behind = StealPace != 0 && owed_q > done_q;
   // A steal only when the phantom has nothing queued: one page at a time, just in time.
   assign steal_due = behind && pq_occ == '0;
-  // SEC-DED decode of a scrubbed line.
-  localparam int unsigned Words = DataBits / 64;
-  logic [DataBits-1:0] dec_in, dec_out;
-  logic [Words*8-1:0] dec_chk;
-  flint_pkg::status_e dec_st;
-  logic [Words-1:0] unused_wc, unused_wu;
-  always_comb begin
-    for (int unsigned w = 0; w < Words; w++) begin
-      dec_in[w*64 +: 64] = dout_data_i[w*72 +: 64];
-      dec_chk[w*8 +: 8] = dout_data_i[w*72+64 +: 8];
-    end
-  end
-  flint_ecc_cl_dec #(.Words(Words)) u_dec (
-    .data_i(dec_in), .check_i(dec_chk), .data_o(dec_out), .status_o(dec_st),
-    .word_corrected_o(unused_wc), .word_uncorrectable_o(unused_wu));
 
-  // Outputs from the state alone (no loop through the port's ready).
-  always_comb begin
-    unique case (sc_q)
-      ScRead:  sc_m_valid = plane_idle_i[s_q];
-      ScMove:  sc_m_valid = plane_idle_i[s_q] && io_ready_i;
-      ScOut:   sc_m_valid = io_ready_i && plane_cache_i[s_q];
-      default: sc_m_valid = 1'b0;
-    endcase
-  end
-  assign sc_m_op = (sc_q == ScRead) ? OpRead : ((sc_q == ScMove) ? OpEnd : OpOut);
-  assign sq_valid = sc_q == ScPush;
-  assign sq_open = sc_j_q == '0;
-  assign sq_line = sc_j_q;
-  assign sq_data = sc_line_q;
+  // The sequencer's answers, to the engine their tag names (each takes its answer at once).
+  logic rsp_scrub, rsp_prog, rsp_erase, rsp_bad;
+  assign mrsp_ready_o = 1'b1;
+  assign rsp_scrub = mrsp_valid_i && mrsp_i.tag == TagScrub;
+  assign rsp_prog = mrsp_valid_i && mrsp_i.tag == TagProg;
+  assign rsp_erase = mrsp_valid_i && mrsp_i.tag == TagErase;
+  // A status no transaction of this die should get (a program's or erase's failure is its own).
+  assign rsp_bad = mrsp_valid_i && mrsp_i.status == flint_pkg::MaintBadAddress;
+
+  // The read's lines straight into the program queue; an uncorrectable one is copied poisoned.
+  logic sc_line_bad, sc_line_go, sc_page_in;
+  assign sc_line_bad = mrd_status_i == flint_pkg::StatusUncorrectable;
+  assign sq_valid = sc_q == ScLines && mrd_valid_i;
+  assign mrd_ready_o = sc_q == ScLines && sq_ready;
+  assign sq_open = mrd_line_i == '0;
+  assign sq_line = mrd_line_i;
+  assign sq_data = {sc_line_bad, mrd_data_i};
+  assign sc_line_go = sq_valid && sq_ready;
+  assign sc_page_in = sc_line_go && 32'(mrd_line_i) == Lines - 1;
+  logic sc_req;
+  assign sc_req = sc_q == ScReq;
   always_comb begin
     sc_d = sc_q;
     unique case (sc_q)
@@ -409,13 +400,12 @@ module flint_refresh_die #(
         else sc_d = ScFind;
       end
       ScPark: if (parked_i) sc_d = ScSrc;
-      ScSrc: sc_d = ScRead;
-      ScRead: if (sc_m_valid && m_ready_i) sc_d = ScSense;
-      ScSense: if (plane_idle_i[s_q] && !sc_sense_q) sc_d = ScMove;
-      ScMove: if (sc_m_valid && m_ready_i) sc_d = ScOut;
-      ScOut: if (sc_m_valid && m_ready_i) sc_d = ScData;
-      ScData: if (dout_valid_i) sc_d = ScPush;
-      ScPush: if (sq_ready) sc_d = (32'(sc_j_q) == Lines - 1) ? ScDone : ScOut;
+      // Parked, no fork line comes: the queue's room can only grow now. Without room for the
+      // page the read is not asked for (its lines would wait in the sequencer, and the programs
+      // that make room wait behind the read there): park released, tried again later.
+      ScSrc: sc_d = pq_room ? ScReq : ScIdle;
+      ScReq: if (sc_go) sc_d = ScLines;
+      ScLines: if (rsp_scrub) sc_d = ScDone;
       ScDone: sc_d = (bbc_empty_i && copying && done_q + 1'b1 != total_q) ? ScFind : ScIdle;
       default: sc_d = ScIdle;
     endcase
@@ -425,60 +415,96 @@ module flint_refresh_die #(
   typedef enum logic [2:0] {
     PgIdle  = 3'd0,
     PgTgt   = 3'd1,  // tgt[] of the head page at hand next cycle
-    PgWait  = 3'd2,  // the phantom idle, the last result read
-    PgBeats = 3'd3,  // data-in of the page's lines
-    PgCmd   = 3'd4   // the Program
+    PgWait  = 3'd2,  // the last program answered
+    PgReq   = 3'd3,  // ProgramPage of the head page
+    PgBeats = 3'd4   // its lines
   } prog_e;
   prog_e pg_q, pg_d;
   logic [BlockBits-1:0] pg_y_q;
   logic [PageBits-1:0] pg_page_q;
-  logic pg_pend_q, pg_fresh_q;          // a program issued, result not read yet
-  logic pg_m_valid, pg_done, pg_failed;
-  assign pg_done = pg_pend_q && !pg_fresh_q && plane_idle_i[p_q];
-  assign pg_failed = pg_done && plane_fail_i[p_q];
-  assign pg_m_valid = pg_q == PgCmd && !sc_m_valid;
-  assign pq_ready = pg_q == PgBeats;
-  assign din_valid_o = pg_q == PgBeats && pq_valid;
+  logic pg_pend_q;                      // a program asked for and not answered yet
+  logic pg_req, pg_beat_go;
+  assign pg_req = pg_q == PgReq;
+  assign mwr_valid_o = pg_q == PgBeats && pq_valid;
+  assign mwr_data_o = pq_data[DataBits-1:0];
+  assign mwr_poison_o = pq_data[DataBits];
+  assign pq_ready = pg_q == PgBeats && mwr_ready_i;
+  assign pg_beat_go = mwr_valid_o && mwr_ready_i;
   always_comb begin
     pg_d = pg_q;
     unique case (pg_q)
       PgIdle: if (pq_valid) pg_d = PgTgt;
       PgTgt: pg_d = PgWait;
-      PgWait: if (plane_idle_i[p_q] && (!pg_pend_q || pg_done)) pg_d = PgBeats;
-      PgBeats: if (pq_valid && pq_last) pg_d = PgCmd;
-      PgCmd: if (pg_m_valid && m_ready_i) pg_d = PgIdle;
+      PgWait: if (!pg_pend_q) pg_d = PgReq;
+      PgReq: if (pg_go) pg_d = PgBeats;
+      PgBeats: if (pg_beat_go && pq_last) pg_d = PgIdle;
       default: pg_d = PgIdle;
     endcase
   end
-  flint_ecc_cl_img u_img (
-    .data_i  (pq_data[DataBits-1:0]),
-    .poison_i(pq_data[DataBits]),
-    .img_o   (din_data_o)
-  );
 
   // --- erase engine -----------------------------------------------------------------------------
   typedef enum logic [2:0] {
     ErNext    = 3'd0,  // next block of S
-    ErCmd     = 3'd1,  // Erase
-    ErWait    = 3'd2,  // erasing
+    ErCmd     = 3'd1,  // EraseBlock
+    ErWait    = 3'd2,  // its answer
     ErRelease = 3'd3,  // Release (relocation table)
     ErCount   = 3'd4   // read-count reset
   } erase_e;
   erase_e er_q, er_d;
-  logic er_m_valid, er_fresh_q, er_failed;
+  logic er_req, er_failed;
   logic [BlockBits-1:0] er_x;
   assign er_x = idx_q[BlockBits-1:0];
-  assign er_failed = er_q == ErWait && !er_fresh_q && plane_idle_i[s_q] && plane_fail_i[s_q];
+  assign er_req = st_q == StErase && er_q == ErCmd;
+  assign er_failed = er_q == ErWait && rsp_erase && mrsp_i.status == flint_pkg::MaintEraseFail;
 
-  // --- maintenance port: scrubber, then erase, then program -----------------------------------
+  // --- requests to the sequencer: scrubber, then erase, then program; held once offered -------
+  logic [1:0] rq_sel, rq_sel_q;         // 0 scrub, 1 erase, 2 program
+  logic rq_hold_q, req_go;
   always_comb begin
-    m_valid_o = sc_m_valid || er_m_valid || pg_m_valid;
-    m_op_o = sc_m_valid ? sc_m_op : (er_m_valid ? OpErase : OpProgram);
-    m_plane_o = (sc_m_valid || er_m_valid) ? s_q : p_q;
-    m_block_o = sc_m_valid ? sc_x_q : (er_m_valid ? er_x : pg_y_q);
-    m_page_o = sc_m_valid ? sc_p_q : pg_page_q;
-    m_line_o = sc_j_q;
+    rq_sel = sc_req ? 2'd0 : (er_req ? 2'd1 : 2'd2);
+    if (rq_hold_q) rq_sel = rq_sel_q;
   end
+  assign mreq_valid_o = rq_hold_q || sc_req || er_req || pg_req;
+  assign req_go = mreq_valid_o && mreq_ready_i;
+  assign sc_go = req_go && rq_sel == 2'd0;
+  assign er_go = req_go && rq_sel == 2'd1;
+  assign pg_go = req_go && rq_sel == 2'd2;
+  always_comb begin
+    mreq_o = '0;
+    unique case (rq_sel)
+      2'd0: begin
+        mreq_o.tag = TagScrub;
+        mreq_o.op = flint_pkg::MaintReadPage;
+        mreq_o.plane = flint_pkg::MaintPlaneBits'(s_q);
+        mreq_o.block = flint_pkg::MaintBlockBits'(sc_x_q);
+        mreq_o.page = flint_pkg::MaintPageBits'(sc_p_q);
+      end
+      2'd1: begin
+        mreq_o.tag = TagErase;
+        mreq_o.op = flint_pkg::MaintEraseBlock;
+        mreq_o.plane = flint_pkg::MaintPlaneBits'(s_q);
+        mreq_o.block = flint_pkg::MaintBlockBits'(er_x);
+      end
+      default: begin
+        mreq_o.tag = TagProg;
+        mreq_o.op = flint_pkg::MaintProgramPage;
+        mreq_o.plane = flint_pkg::MaintPlaneBits'(p_q);
+        mreq_o.block = flint_pkg::MaintBlockBits'(pg_y_q);
+        mreq_o.page = flint_pkg::MaintPageBits'(pg_page_q);
+      end
+    endcase
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rq_hold_q <= 1'b0;
+      rq_sel_q <= '0;
+    end else begin
+      rq_hold_q <= mreq_valid_o && !mreq_ready_i;
+      rq_sel_q <= rq_sel;
+    end
+  end
+  logic unused_rd;
+  assign unused_rd = ^{mrd_last_i, mrsp_i.op, mrsp_i.plane, mrsp_i.block, mrsp_i.page};
 
   // --- relocation-table commands of the rotation ----------------------------------------------
   always_comb begin
@@ -536,7 +562,7 @@ module flint_refresh_die #(
 
   logic copy_done;
   assign copy_done = all_queued && pq_occ == '0 && pg_q == PgIdle && !pq_valid &&
-                     (!pg_pend_q || pg_done) && fk_q != FkTake && !fk_open_q && !sc_busy;
+                     !pg_pend_q && fk_q != FkTake && !fk_open_q && !sc_busy;
   always_comb begin
     st_d = st_q;
     unique case (st_q)
@@ -555,15 +581,14 @@ module flint_refresh_die #(
     if (!enable_i) st_d = StOff;
   end
 
-  assign er_m_valid = st_q == StErase && er_q == ErCmd && !sc_m_valid && plane_idle_i[s_q];
   assign cc_valid_o = st_q == StErase && er_q == ErCount && !cc_wait_q;
   always_comb begin
     er_d = er_q;
     if (st_q == StErase) begin
       unique case (er_q)
         ErNext: if (32'(idx_q) < Blocks) er_d = xlive_q[er_x] ? ErCmd : ErRelease;
-        ErCmd: if (er_m_valid && m_ready_i) er_d = ErWait;
-        ErWait: if (!er_fresh_q && plane_idle_i[s_q]) er_d = ErRelease;
+        ErCmd: if (er_go) er_d = ErWait;
+        ErWait: if (rsp_erase) er_d = ErRelease;
         ErRelease: if (rc_rsp_valid_i) er_d = ErCount;
         ErCount: if (cc_rsp_valid_i) er_d = ErNext;
         default: er_d = ErNext;
@@ -596,7 +621,7 @@ module flint_refresh_die #(
       nx_we = 1'b1;
       nx_wa = fk_b_q;
       nx_wd = NextBits'(fk_p_q) + 1'b1;
-    end else if (sc_q == ScPush && sq_ready && 32'(sc_j_q) == Lines - 1) begin
+    end else if (sc_page_in) begin
       nx_we = 1'b1;
       nx_wa = sc_b_q;
       nx_wd = NextBits'(sc_p_q) + 1'b1;
@@ -647,9 +672,6 @@ module flint_refresh_die #(
       sc_b_q <= '0;
       sc_p_q <= '0;
       sc_x_q <= '0;
-      sc_j_q <= '0;
-      sc_line_q <= '0;
-      sc_sense_q <= 1'b0;
       idle_q <= '0;
       owed_q <= '0;
       pace_q <= '0;
@@ -661,9 +683,7 @@ module flint_refresh_die #(
       pg_y_q <= '0;
       pg_page_q <= '0;
       pg_pend_q <= 1'b0;
-      pg_fresh_q <= 1'b0;
       er_q <= ErNext;
-      er_fresh_q <= 1'b0;
     end else begin
       st_q <= st_d;
       fk_q <= fk_d;
@@ -802,7 +822,7 @@ module flint_refresh_die #(
         done_q <= done_q + 1'b1;
         forked_q <= forked_q + 1'b1;
       end
-      if (sc_q == ScPush && sq_ready && 32'(sc_j_q) == Lines - 1) begin
+      if (sc_page_in) begin
         done_q <= done_q + 1'b1;
         scrubbed_q <= scrubbed_q + 1'b1;
       end
@@ -816,36 +836,31 @@ module flint_refresh_die #(
         cur_q <= (32'(cur_q) + 1 >= 32'(live_blocks_i)) ? '0 : cur_q + 1'b1;
       end
       if (sc_q == ScSrc) sc_x_q <= src_rd;
-      if (sc_q == ScRead && sc_d == ScSense) sc_sense_q <= 1'b1;
-      else sc_sense_q <= 1'b0;
-      if (sc_q == ScMove && sc_d == ScOut) sc_j_q <= '0;
-      if (sc_q == ScData && dout_valid_i) begin
-        sc_line_q <= {dec_st == flint_pkg::StatusUncorrectable, dec_out};
-        if (dec_st == flint_pkg::StatusUncorrectable) poisoned_q <= poisoned_q + 1'b1;
-      end
-      if (sc_q == ScPush && sq_ready) sc_j_q <= sc_j_q + 1'b1;
+      if (sc_line_go && sc_line_bad) poisoned_q <= poisoned_q + 1'b1;
       // Program engine registers.
       if (pg_q == PgTgt) pg_page_q <= pq_page;
       if (pg_q == PgWait) pg_y_q <= tgt_rd;
-      if (pg_m_valid && m_ready_i) begin
-        pg_pend_q <= 1'b1;
-        programmed_q <= programmed_q + 1'b1;
-      end else if (pg_done) begin
-        pg_pend_q <= 1'b0;
-      end
-      pg_fresh_q <= pg_m_valid && m_ready_i;
-      if (pg_failed) begin
+      // A program counts when its last line is in (the sequencer programs it next); it is
+      // pending until answered. A failed program or erase halts the die (codes 2, 3), as does an
+      // answer refusing an address (code 1, as a relocation-table failure: the rotation's
+      // addresses came from the table).
+      if (pg_go) pg_pend_q <= 1'b1;
+      else if (rsp_prog) pg_pend_q <= 1'b0;
+      if (pg_beat_go && pq_last) programmed_q <= programmed_q + 1'b1;
+      if (rsp_prog && mrsp_i.status == flint_pkg::MaintProgramFail) begin
         err_q <= 1'b1;
         code_q <= 3'd2;
       end
-      // Erase engine registers.
-      er_fresh_q <= er_m_valid && m_ready_i;
-      if (er_m_valid && m_ready_i) erased_q <= erased_q + 1'b1;
+      if (er_go) erased_q <= erased_q + 1'b1;
+      if (rsp_bad) begin
+        err_q <= 1'b1;
+        code_q <= 3'd1;
+      end
     end
   end
 
   // The scrubber's sense, for the read counters; parked while it reads.
-  assign sn_valid_o = sc_q == ScRead && sc_m_valid && m_ready_i;
+  assign sn_valid_o = sc_go;
   assign sn_plane_o = s_q;
   assign sn_block_o = sc_x_q;
   assign park_o = (sc_q != ScIdle && sc_q != ScFind && sc_q != ScLook) ||
@@ -883,13 +898,25 @@ module flint_refresh_die #(
   // --- invariants ------------------------------------------------------------------------------
   // Programs only into the phantom, erases only of the source once it left every stripe, and
   // never while a burst in the buffers names the plane: a foreground read never waits on them.
-  `FLINT_ASSERT_IMPLY(ProgramOnlyPhantom, m_valid_o && m_op_o == OpProgram, m_plane_o == p_q)
+  `FLINT_ASSERT_IMPLY(ProgramOnlyPhantom, mreq_valid_o &&
+                      mreq_o.op == flint_pkg::MaintProgramPage,
+                      mreq_o.plane == flint_pkg::MaintPlaneBits'(p_q))
   `FLINT_ASSERT_IMPLY(PhantomNeverResident, st_q == StChoose || st_q == StQuery ||
                       st_q == StAlloc || st_q == StCopy, !res_planes_i[p_q])
-  `FLINT_ASSERT_IMPLY(EraseOnlyVacated, m_valid_o && m_op_o == OpErase,
+  `FLINT_ASSERT_IMPLY(EraseOnlyVacated, mreq_valid_o && mreq_o.op == flint_pkg::MaintEraseBlock,
                       st_q == StErase && !res_planes_i[s_q])
   // The scrubber touches the source plane's buffers only while the controller is parked.
-  `FLINT_ASSERT_IMPLY(ScrubOnlyParked, sc_m_valid, parked_i)
+  `FLINT_ASSERT_IMPLY(ScrubOnlyParked, mreq_valid_o && mreq_o.op == flint_pkg::MaintReadPage,
+                      parked_i && park_o)
+  // Each engine one transaction at a time: an answer only for one asked for, read lines only
+  // while the scrubber's read is out, program beats only after the program's request.
+  `FLINT_ASSERT_IMPLY(ScrubAnswerAsked, rsp_scrub, sc_q == ScLines)
+  `FLINT_ASSERT_IMPLY(ProgAnswerAsked, rsp_prog, pg_pend_q)
+  `FLINT_ASSERT_IMPLY(EraseAnswerAsked, rsp_erase, er_q == ErWait)
+  `FLINT_ASSERT_IMPLY(LinesOfScrub, mrd_valid_i, sc_q == ScLines)
+  `FLINT_ASSERT_IMPLY(OneProgramAsked, pg_go, !pg_pend_q)
+  `FLINT_ASSERT_IMPLY(RequestHeld, $past(mreq_valid_o && !mreq_ready_i),
+                      mreq_valid_o && $stable(mreq_o))
   // A page counts once: never more pages than the step copies.
   `FLINT_ASSERT(CountBounded, done_q <= total_q)
   `FLINT_ASSERT_IMPLY(NoForkLineBeforeLookup, fk_q == FkRead, !(fork_valid_i &&
@@ -918,8 +945,10 @@ module flint_refresh_die #(
   `FLINT_COVER(c_fork_skip, fk_q == FkSkip)
   `FLINT_COVER(c_fork_cancel, fq_cancel)
   `FLINT_COVER(c_scrub_park, sc_q == ScPark && parked_i)
-  `FLINT_COVER(c_scrub_push, sc_q == ScPush)
-  `FLINT_COVER(c_program, pg_q == PgCmd && m_ready_i)
+  `FLINT_COVER(c_scrub_push, sc_line_go)
+  `FLINT_COVER(c_program, pg_go)
+  `FLINT_COVER(c_scrub_no_room, sc_q == ScSrc && !pq_room)
+  `FLINT_COVER(c_requests_contend, $countones({sc_req, er_req, pg_req}) > 1)
   `FLINT_COVER(c_due_event, evt_valid_i && !evt_limit_i)
   `FLINT_COVER(c_due_steers_choice, st_q == StChoose && |(cand & due_q))
   `FLINT_COVER(c_limit_event, evt_valid_i && evt_limit_i)

@@ -5,6 +5,13 @@
 // again, so the disturb errors are gone), reset its read count, release the park. The plane,
 // and with it every burst, waits for the whole of it: Pages x (tR + lines) + tERASE +
 // Pages x tPROG. Due blocks wait in a pending bitmap and are refreshed one at a time.
+// Every NAND operation is a transaction on the die's maintenance sequencer (flint_maint_seq,
+// reached through flint_maint_arb; docs/nand_seq.md): ReadPage x Pages (the lines come back
+// decoded, an uncorrectable one with its status, kept as poison), EraseBlock, ProgramPage x
+// Pages (the sequencer encodes the lines again, a poisoned one so it stays uncorrectable). One
+// transaction at a time; this die holds its own park around the whole block (the block must not
+// be served meanwhile), the sequencer's park of each read sits inside it. A failed erase or
+// program (its answer's status) halts the die with its error code.
 //
 // The two baselines differ only in when blocks come due, which the read counters decide
 // (flint_top sets their StaggerBits by the mode): aligned trip points (in-place burst: every
@@ -25,32 +32,31 @@ module flint_refresh_inplace_die #(
   localparam int unsigned BlockBits = flint_cfg_pkg::BlockBits,
   localparam int unsigned PageBits  = flint_cfg_pkg::PageBits,
   localparam int unsigned LineBits  = flint_cfg_pkg::ClInPageBits,
-  localparam int unsigned DataBits  = flint_cfg_pkg::ClDataBits,
-  localparam int unsigned LineW     = 8 * flint_cfg_pkg::ClImageBytes,
-  localparam int unsigned CmdW      = flint_pkg::NandCmdWidth
+  localparam int unsigned DataBits  = flint_cfg_pkg::ClDataBits
 ) (
   input  logic                  clk_i,
   input  logic                  rst_ni,
   input  logic                  enable_i,      // the model is loaded and served
   input  logic                  parked_i,
   output logic                  park_o,
-  // this die's planes
-  input  logic [PhysPl-1:0]     plane_idle_i,
-  input  logic [PhysPl-1:0]     plane_cache_i,
-  input  logic [PhysPl-1:0]     plane_fail_i,
-  input  logic                  io_ready_i,
-  // maintenance commands to the die, data-in beats, data-out returns
-  output logic                  m_valid_o,
-  input  logic                  m_ready_i,
-  output logic [CmdW-1:0]       m_op_o,
-  output logic [PPlBits-1:0]    m_plane_o,
-  output logic [BlockBits-1:0]  m_block_o,
-  output logic [PageBits-1:0]   m_page_o,
-  output logic [LineBits-1:0]   m_line_o,
-  output logic                  din_valid_o,
-  output logic [LineW-1:0]      din_data_o,
-  input  logic                  dout_valid_i,
-  input  logic [LineW-1:0]      dout_data_i,
+  // this die's maintenance sequencer (through its flint_maint_arb): requests, program lines,
+  // read lines, answers
+  output logic                  mreq_valid_o,
+  input  logic                  mreq_ready_i,
+  output flint_pkg::maint_req_t mreq_o,
+  output logic                  mwr_valid_o,
+  input  logic                  mwr_ready_i,
+  output logic [DataBits-1:0]   mwr_data_o,
+  output logic                  mwr_poison_o,
+  input  logic                  mrd_valid_i,
+  output logic                  mrd_ready_o,
+  input  logic [DataBits-1:0]   mrd_data_i,
+  input  flint_pkg::status_e    mrd_status_i,
+  input  logic [LineBits-1:0]   mrd_line_i,
+  input  logic                  mrd_last_i,
+  input  logic                  mrsp_valid_i,
+  output logic                  mrsp_ready_o,
+  input  flint_pkg::maint_rsp_t mrsp_i,
   // read-counter reset of the refreshed block
   output logic                  cc_valid_o,
   input  logic                  cc_ready_i,
@@ -79,33 +85,23 @@ module flint_refresh_inplace_die #(
   output logic [31:0]           pending_o,     // blocks due and not yet refreshed
   output logic                  alarm_o,       // a block reached the disturb limit
   output logic                  err_o,
-  output logic [2:0]            err_code_o     // 2 program, 3 erase
+  output logic [2:0]            err_code_o     // 1 read refused, 2 program, 3 erase
 );
   localparam int unsigned BufAddr = $clog2(Pages * Lines);
-  localparam int unsigned Words  = DataBits / 64;
-  localparam logic [CmdW-1:0] OpRead    = CmdW'(flint_pkg::NandCmdRead);
-  localparam logic [CmdW-1:0] OpEnd     = CmdW'(flint_pkg::NandCmdCacheEnd);
-  localparam logic [CmdW-1:0] OpOut     = CmdW'(flint_pkg::NandCmdDataOut);
-  localparam logic [CmdW-1:0] OpProgram = CmdW'(flint_pkg::NandCmdProgram);
-  localparam logic [CmdW-1:0] OpErase   = CmdW'(flint_pkg::NandCmdErase);
 
   typedef enum logic [3:0] {
-    IpOff    = 4'd0,
-    IpScan   = 4'd1,   // looking for a pending block
-    IpPark   = 4'd2,   // waiting for the controller to park
-    IpRead   = 4'd3,   // Read of page pg_q
-    IpSense  = 4'd4,
-    IpMove   = 4'd5,   // CacheEnd
-    IpOut    = 4'd6,   // DataOut of line ln_q
-    IpData   = 4'd7,   // waiting for the line; it goes into the buffer
-    IpErase  = 4'd8,   // Erase
-    IpErWait = 4'd9,
-    IpPgWait = 4'd10,  // the plane idle (the program before done), first line read from the buffer
-    IpBeats  = 4'd11,  // data-in of page pg_q's lines
-    IpPgCmd  = 4'd12,  // the Program
-    IpPgLast = 4'd13,  // the last program done
-    IpCount  = 4'd14,  // read-count reset
-    IpHalt   = 4'd15
+    IpOff   = 4'd0,
+    IpScan  = 4'd1,   // looking for a pending block
+    IpPark  = 4'd2,   // waiting for the controller to park
+    IpRdReq = 4'd3,   // ReadPage of page pg_q
+    IpRdOut = 4'd4,   // its lines into the buffer, then its answer
+    IpErReq = 4'd5,   // EraseBlock
+    IpErRsp = 4'd6,   // its answer
+    IpPgReq = 4'd7,   // ProgramPage of page pg_q
+    IpBeats = 4'd8,   // its lines from the buffer
+    IpPgRsp = 4'd9,   // its answer
+    IpCount = 4'd10,  // read-count reset
+    IpHalt  = 4'd11
   } state_e;
   state_e st_q, st_d;
 
@@ -118,101 +114,79 @@ module flint_refresh_inplace_die #(
   logic [PPlBits-1:0] pl_q;
   logic [BlockBits-1:0] blk_q;
   logic [PageBits-1:0] pg_q;
-  logic [LineBits-1:0] ln_q;
-  logic fresh_q, cc_wait_q;  // a command issued last cycle (the plane's busy flag lags a cycle)
+  logic [LineBits-1:0] ln_q;           // next beat of a program
+  logic cc_wait_q;
   logic [31:0] ref_q, rd_q, prog_q, er_q, pois_q, due_q, lim_q, pend_cnt_q;
   logic alarm_q, err_q;
   logic [2:0] code_q;
-  logic last_line, last_page, plane_done;
-  assign last_line = 32'(ln_q) == Lines - 1;
+  logic last_page;
   assign last_page = 32'(pg_q) == Pages - 1;
-  assign plane_done = !fresh_q && plane_idle_i[pl_q];
+
+  // --- the sequencer's handshakes ------------------------------------------------------------
+  logic req_go, wr_go, rd_go, rsp_go, last_beat;
+  assign req_go = mreq_valid_o && mreq_ready_i;
+  assign wr_go = mwr_valid_o && mwr_ready_i;
+  assign rd_go = mrd_valid_i && mrd_ready_o;
+  assign rsp_go = mrsp_valid_i && mrsp_ready_o;
+  assign last_beat = wr_go && 32'(ln_q) == Lines - 1;
+  assign mreq_valid_o = st_q == IpRdReq || st_q == IpErReq || st_q == IpPgReq;
+  always_comb begin
+    mreq_o = '0;
+    unique case (st_q)
+      IpErReq: mreq_o.op = flint_pkg::MaintEraseBlock;
+      IpPgReq: mreq_o.op = flint_pkg::MaintProgramPage;
+      default: mreq_o.op = flint_pkg::MaintReadPage;
+    endcase
+    mreq_o.plane = flint_pkg::MaintPlaneBits'(pl_q);
+    mreq_o.block = flint_pkg::MaintBlockBits'(blk_q);
+    mreq_o.page = flint_pkg::MaintPageBits'(pg_q);
+    mreq_o.tag = '0;  // one transaction at a time: every answer is the one awaited
+  end
+  assign mrd_ready_o = st_q == IpRdOut;
+  assign mrsp_ready_o = st_q == IpRdOut || st_q == IpErRsp || st_q == IpPgRsp;
+  logic rsp_fail;  // an answer that is not a success (a read's corrected lines are one)
+  assign rsp_fail = mrsp_i.status != flint_pkg::MaintOk &&
+                    mrsp_i.status != flint_pkg::MaintCorrected &&
+                    mrsp_i.status != flint_pkg::MaintUncorrectable;
 
   // --- block buffer: {poison, data} a line, a page after the other ---------------------------
+  // Read lines go in at {page, line}; the program's beats come out of it, the address of the
+  // beat after the one offered set a cycle ahead (the buffer's read takes a cycle), so the beat
+  // offered is always the current line's and holds while the sequencer waits.
   logic buf_we;
   logic [BufAddr-1:0] buf_wa, buf_ra;
   logic [DataBits:0] buf_wd, buf_rd;
   flint_sram #(.Width(DataBits + 1), .Depth(Pages * Lines)) u_buf (
     .clk_i, .rd_en_i(1'b1), .rd_addr_i(buf_ra), .rd_data_o(buf_rd),
     .wr_en_i(buf_we), .wr_addr_i(buf_wa), .wr_data_i(buf_wd));
-
-  // SEC-DED decode of a line read out.
-  logic [DataBits-1:0] dec_in, dec_out;
-  logic [Words*8-1:0] dec_chk;
-  flint_pkg::status_e dec_st;
-  logic [Words-1:0] unused_wc, unused_wu;
-  always_comb begin
-    for (int unsigned w = 0; w < Words; w++) begin
-      dec_in[w*64 +: 64] = dout_data_i[w*72 +: 64];
-      dec_chk[w*8 +: 8] = dout_data_i[w*72+64 +: 8];
-    end
-  end
-  flint_ecc_cl_dec #(.Words(Words)) u_dec (
-    .data_i(dec_in), .check_i(dec_chk), .data_o(dec_out), .status_o(dec_st),
-    .word_corrected_o(unused_wc), .word_uncorrectable_o(unused_wu));
-  logic dec_bad;
-  assign dec_bad = dec_st == flint_pkg::StatusUncorrectable;
-  assign buf_we = st_q == IpData && dout_valid_i;
-  assign buf_wa = BufAddr'({pg_q, ln_q});
-  assign buf_wd = {dec_bad, dec_out};
-  // Program side: the line of the next beat is read a cycle ahead.
-  always_comb begin
-    buf_ra = BufAddr'({pg_q, ln_q});
-    if (st_q == IpBeats) buf_ra = BufAddr'({pg_q, ln_q} + 1'b1);
-  end
-  // Encoded again; an uncorrectable line stays uncorrectable (flint_ecc_cl_img).
-  flint_ecc_cl_img u_img (
-    .data_i  (buf_rd[DataBits-1:0]),
-    .poison_i(buf_rd[DataBits]),
-    .img_o   (din_data_o)
-  );
-  assign din_valid_o = st_q == IpBeats;
-
-  // --- maintenance port ---------------------------------------------------------------------
-  always_comb begin
-    unique case (st_q)
-      IpRead:  m_valid_o = plane_idle_i[pl_q];
-      IpMove:  m_valid_o = plane_idle_i[pl_q] && io_ready_i;
-      IpOut:   m_valid_o = io_ready_i && plane_cache_i[pl_q];
-      IpErase: m_valid_o = plane_idle_i[pl_q];
-      IpPgCmd: m_valid_o = 1'b1;
-      default: m_valid_o = 1'b0;
-    endcase
-    unique case (st_q)
-      IpRead:  m_op_o = OpRead;
-      IpMove:  m_op_o = OpEnd;
-      IpErase: m_op_o = OpErase;
-      IpPgCmd: m_op_o = OpProgram;
-      default: m_op_o = OpOut;
-    endcase
-  end
-  assign m_plane_o = pl_q;
-  assign m_block_o = blk_q;
-  assign m_page_o = pg_q;
-  assign m_line_o = ln_q;
-  logic m_fire;
-  assign m_fire = m_valid_o && m_ready_i;
+  logic line_bad;
+  assign line_bad = mrd_status_i == flint_pkg::StatusUncorrectable;
+  assign buf_we = rd_go;
+  assign buf_wa = BufAddr'({pg_q, mrd_line_i});
+  assign buf_wd = {line_bad, mrd_data_i};
+  logic [LineBits-1:0] ln_next;
+  assign ln_next = wr_go ? ln_q + 1'b1 : ln_q;
+  assign buf_ra = BufAddr'({pg_q, ln_next});
+  assign mwr_valid_o = st_q == IpBeats;
+  assign mwr_data_o = buf_rd[DataBits-1:0];
+  assign mwr_poison_o = buf_rd[DataBits];
 
   // --- the refresh of one block --------------------------------------------------------------
   always_comb begin
     st_d = st_q;
     unique case (st_q)
-      IpOff:    if (enable_i) st_d = IpScan;
-      IpScan:   if (scan_hit) st_d = IpPark;
-      IpPark:   if (parked_i) st_d = IpRead;
-      IpRead:   if (m_fire) st_d = IpSense;
-      IpSense:  if (plane_done) st_d = IpMove;
-      IpMove:   if (m_fire) st_d = IpOut;
-      IpOut:    if (m_fire) st_d = IpData;
-      IpData:   if (dout_valid_i) st_d = last_line ? (last_page ? IpErase : IpRead) : IpOut;
-      IpErase:  if (m_fire) st_d = IpErWait;
-      IpErWait: if (plane_done) st_d = IpPgWait;
-      IpPgWait: if (plane_done) st_d = IpBeats;
-      IpBeats:  if (last_line) st_d = IpPgCmd;
-      IpPgCmd:  if (m_fire) st_d = last_page ? IpPgLast : IpPgWait;
-      IpPgLast: if (plane_done) st_d = IpCount;
-      IpCount:  if (cc_rsp_valid_i) st_d = IpScan;
-      default:  ;
+      IpOff:   if (enable_i) st_d = IpScan;
+      IpScan:  if (scan_hit) st_d = IpPark;
+      IpPark:  if (parked_i) st_d = IpRdReq;
+      IpRdReq: if (req_go) st_d = IpRdOut;
+      IpRdOut: if (rsp_go) st_d = last_page ? IpErReq : IpRdReq;
+      IpErReq: if (req_go) st_d = IpErRsp;
+      IpErRsp: if (rsp_go) st_d = IpPgReq;
+      IpPgReq: if (req_go) st_d = IpBeats;
+      IpBeats: if (last_beat) st_d = IpPgRsp;
+      IpPgRsp: if (rsp_go) st_d = last_page ? IpCount : IpPgReq;
+      IpCount: if (cc_rsp_valid_i) st_d = IpScan;
+      default: ;
     endcase
     if (err_q) st_d = IpHalt;
     if (!enable_i) st_d = IpOff;
@@ -256,7 +230,6 @@ module flint_refresh_inplace_die #(
       blk_q <= '0;
       pg_q <= '0;
       ln_q <= '0;
-      fresh_q <= 1'b0;
       cc_wait_q <= 1'b0;
       ref_q <= '0;
       rd_q <= '0;
@@ -271,7 +244,6 @@ module flint_refresh_inplace_die #(
       code_q <= '0;
     end else begin
       st_q <= st_d;
-      fresh_q <= m_fire;
       if (cc_valid_o && cc_ready_i) cc_wait_q <= 1'b1;
       else if (cc_rsp_valid_i) cc_wait_q <= 1'b0;
       // Due blocks wait in the bitmap (a block comes due once an erase cycle).
@@ -299,29 +271,23 @@ module flint_refresh_inplace_die #(
       pend_q <= pend_d;
       if (pend_done) ref_q <= ref_q + 1'b1;
       pend_cnt_q <= pend_cnt_q + 32'(pend_add) - 32'(pend_done);
-      // Read-out.
-      if (st_q == IpRead && m_fire) rd_q <= rd_q + 1'b1;
-      if (st_q == IpData && dout_valid_i) begin
-        ln_q <= ln_q + 1'b1;
-        if (last_line) pg_q <= last_page ? '0 : pg_q + 1'b1;
-        if (dec_bad) pois_q <= pois_q + 1'b1;
-      end
+      // Read-out: a page a ReadPage; an uncorrectable line is kept with its poison bit.
+      if (st_q == IpRdReq && req_go) rd_q <= rd_q + 1'b1;
+      if (rd_go && line_bad) pois_q <= pois_q + 1'b1;
+      if (st_q == IpRdOut && rsp_go) pg_q <= last_page ? '0 : pg_q + 1'b1;
       // Erase.
-      if (st_q == IpErase && m_fire) er_q <= er_q + 1'b1;
-      if (st_q == IpErWait && plane_done && plane_fail_i[pl_q]) begin
-        err_q <= 1'b1;
-        code_q <= 3'd3;
-      end
-      // Program back.
-      if (st_q == IpBeats) ln_q <= ln_q + 1'b1;
-      if (st_q == IpPgCmd && m_fire) begin
+      if (st_q == IpErReq && req_go) er_q <= er_q + 1'b1;
+      // Program back: the beats of a page, then the next page.
+      if (st_q == IpPgReq) ln_q <= '0;
+      if (wr_go) ln_q <= ln_q + 1'b1;
+      if (st_q == IpPgRsp && rsp_go) begin
         prog_q <= prog_q + 1'b1;
         if (!last_page) pg_q <= pg_q + 1'b1;
       end
-      if ((st_q == IpPgWait || st_q == IpPgLast) && plane_done && plane_fail_i[pl_q] &&
-          !(st_q == IpPgWait && pg_q == '0)) begin
+      // A failed answer halts the die: 3 erase, 2 program, 1 a read the sequencer refused.
+      if (rsp_go && rsp_fail) begin
         err_q <= 1'b1;
-        code_q <= 3'd2;
+        code_q <= (st_q == IpErRsp) ? 3'd3 : (st_q == IpPgRsp) ? 3'd2 : 3'd1;
       end
     end
   end
@@ -339,23 +305,34 @@ module flint_refresh_inplace_die #(
   assign alarm_o = alarm_q;
   assign err_o = err_q;
   assign err_code_o = code_q;
+  logic unused_rd;
+  assign unused_rd = ^{mrd_last_i, mrsp_i.tag, mrsp_i.op, mrsp_i.plane, mrsp_i.block,
+                       mrsp_i.page};
 
   // --- invariants ------------------------------------------------------------------------------
   // Every NAND operation of a refresh runs parked: no burst is served beside it.
-  `FLINT_ASSERT_IMPLY(RefreshOnlyParked, m_valid_o, parked_i)
-  // The block buffer is written page by page, line by line, and read back the same way.
-  `FLINT_ASSERT_IMPLY(ProgramAfterErase, m_valid_o && m_op_o == OpProgram, er_q != '0)
+  `FLINT_ASSERT_IMPLY(RefreshOnlyParked, mreq_valid_o || mwr_valid_o, parked_i && park_o)
+  // One transaction at a time, answered for the block being refreshed, in order: its page's
+  // lines while a read is out, the program back only after the erase.
+  `FLINT_ASSERT_IMPLY(AnswerOfOurs, mrsp_valid_i,
+                      st_q == IpRdOut || st_q == IpErRsp || st_q == IpPgRsp)
+  `FLINT_ASSERT_IMPLY(AnswerNamesBlock, mrsp_valid_i,
+                      mrsp_i.plane == flint_pkg::MaintPlaneBits'(pl_q) &&
+                      mrsp_i.block == flint_pkg::MaintBlockBits'(blk_q))
+  `FLINT_ASSERT_IMPLY(LinesOfRead, mrd_valid_i, st_q == IpRdOut)
+  `FLINT_ASSERT_IMPLY(ProgramAfterErase, mreq_valid_o && mreq_o.op == flint_pkg::MaintProgramPage,
+                      er_q != '0)
   `FLINT_ASSERT(PendingCount, 32'(pend_cnt_q) <= PhysPl * Blocks)
 
   // Functional cover points: each phase of an in-place refresh, a queue of due blocks, a line
   // that could not be corrected, the limit alarm.
   `FLINT_COVER(c_ip_park, st_q == IpPark)
-  `FLINT_COVER(c_ip_read_out, st_q == IpData && dout_valid_i)
-  `FLINT_COVER(c_ip_erase, st_q == IpErWait)
-  `FLINT_COVER(c_ip_program, st_q == IpPgCmd && m_fire)
+  `FLINT_COVER(c_ip_read_out, rd_go)
+  `FLINT_COVER(c_ip_erase, st_q == IpErRsp)
+  `FLINT_COVER(c_ip_program, st_q == IpPgReq && req_go)
   `FLINT_COVER(c_ip_count, st_q == IpCount && cc_rsp_valid_i)
   `FLINT_COVER(c_ip_pending_many, pend_cnt_q > 32'd1)
-  `FLINT_COVER(c_ip_poisoned_line, st_q == IpData && dout_valid_i && dec_bad)
+  `FLINT_COVER(c_ip_poisoned_line, rd_go && line_bad)
   `FLINT_COVER(c_ip_limit_event, evt_valid_i && evt_limit_i)
 endmodule
 `default_nettype wire

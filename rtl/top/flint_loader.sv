@@ -182,7 +182,8 @@ module flint_loader #(
     erase_left = '0;
     rq = '0;
     for (int unsigned d = 0; d < Dies; d++) begin
-      rq.tag = tag_q[d*TagW +: TagW];
+      // Tags in the low bits: the die's flint_maint_arb names its client in the top ones.
+      rq.tag = TagW'(tag_q[d*TagW +: flint_pkg::MaintClientTagBits]);
       erase_left[d] = 32'(eidx_q[d*EraseBits +: EraseBits]) < EraseN;
       if (st_q == StErase) begin
         rq.op = flint_pkg::MaintEraseBlock;

@@ -159,14 +159,8 @@ module flint_top #(
   logic [BurstBits-1:0] btt_idx;
   logic [BlockBits-1:0] btt_block;
   logic [PageBits-1:0] btt_page;
-  // The loader's NAND work goes through a maintenance sequencer a die (in g_die below), whose
-  // commands and data-in take the die's maintenance port while loading.
-  logic [Dies-1:0] ld_valid, ld_ready, ld_din;
-  logic [Dies*CmdW-1:0] ld_op;
-  logic [Dies*PPlBits-1:0] ld_plane;
-  logic [Dies*BlockBits-1:0] ld_block;
-  logic [Dies*PageBits-1:0] ld_page;
-  logic [Dies*LineW-1:0] ld_din_data;
+  // The loader's NAND work goes through the maintenance sequencer of each die (in g_die below),
+  // as client 0 of the die's flint_maint_arb.
   logic [Dies-1:0] ld_req_valid, ld_req_ready, ld_wr_valid, ld_wr_ready, ld_rsp_valid, ld_rsp_ready;
   logic [Dies*flint_pkg::MaintReqWidth-1:0] ld_req;
   logic [Dies*flint_pkg::MaintRspWidth-1:0] ld_rsp;
@@ -428,13 +422,18 @@ module flint_top #(
   );
 
   // --- refresh ----------------------------------------------------------------------------------
-  logic [Dies-1:0] rf_valid, rf_ready, rf_din, rf_dout;
-  logic [Dies*CmdW-1:0] rf_op;
-  logic [Dies*PPlBits-1:0] rf_plane;
-  logic [Dies*BlockBits-1:0] rf_block;
-  logic [Dies*PageBits-1:0] rf_page;
-  logic [Dies*LineBits-1:0] rf_line;
-  logic [Dies*LineW-1:0] rf_din_data;
+  // Its transactions on the dies' sequencers (client 1 of each die's arbiter).
+  logic [Dies-1:0] rf_sq_req_valid, rf_sq_req_ready, rf_sq_wr_valid, rf_sq_wr_ready;
+  logic [Dies-1:0] rf_sq_wr_poison, rf_sq_rd_valid, rf_sq_rd_ready, rf_sq_rd_last;
+  logic [Dies-1:0] rf_sq_rsp_valid, rf_sq_rsp_ready;
+  logic [Dies*flint_pkg::MaintReqWidth-1:0] rf_sq_req;
+  logic [Dies*flint_pkg::MaintRspWidth-1:0] rf_sq_rsp;
+  logic [Dies*flint_cfg_pkg::ClDataBits-1:0] rf_sq_wr_data, rf_sq_rd_data;
+  logic [Dies*flint_pkg::StatusWidth-1:0] rf_sq_rd_status;
+  logic [Dies*LineBits-1:0] rf_sq_rd_line;
+  logic rf_park;
+  logic [Dies-1:0] sq_park;  // each die's sequencer parks the controller for its reads
+  assign park = rf_park || sq_park != '0;
   flint_refresh #(
     .Mode     (Mode),
     .IdleWait (IdleWait),
@@ -455,22 +454,23 @@ module flint_top #(
     .bbc_empty_i   (bbc_empty),
     .parked_i      (parked),
     .res_planes_i  (res_planes),
-    .park_o        (park),
-    .plane_idle_i  (die_plane_idle_i),
-    .plane_cache_i (die_plane_cache_i),
-    .plane_fail_i  (die_plane_fail_i),
-    .io_ready_i    (die_io_ready_i),
-    .m_valid_o     (rf_valid),
-    .m_ready_i     (rf_ready),
-    .m_op_o        (rf_op),
-    .m_plane_o     (rf_plane),
-    .m_block_o     (rf_block),
-    .m_page_o      (rf_page),
-    .m_line_o      (rf_line),
-    .din_valid_o   (rf_din),
-    .din_data_o    (rf_din_data),
-    .dout_valid_i  (rf_dout),
-    .dout_data_i   (die_data_i),
+    .park_o        (rf_park),
+    .sq_req_valid_o(rf_sq_req_valid),
+    .sq_req_ready_i(rf_sq_req_ready),
+    .sq_req_o      (rf_sq_req),
+    .sq_wr_valid_o (rf_sq_wr_valid),
+    .sq_wr_ready_i (rf_sq_wr_ready),
+    .sq_wr_data_o  (rf_sq_wr_data),
+    .sq_wr_poison_o(rf_sq_wr_poison),
+    .sq_rd_valid_i (rf_sq_rd_valid),
+    .sq_rd_ready_o (rf_sq_rd_ready),
+    .sq_rd_data_i  (rf_sq_rd_data),
+    .sq_rd_status_i(rf_sq_rd_status),
+    .sq_rd_line_i  (rf_sq_rd_line),
+    .sq_rd_last_i  (rf_sq_rd_last),
+    .sq_rsp_valid_i(rf_sq_rsp_valid),
+    .sq_rsp_ready_o(rf_sq_rsp_ready),
+    .sq_rsp_i      (rf_sq_rsp),
     .rc_valid_o    (rc_valid),
     .rc_ready_i    (rc_ready),
     .rc_op_o       (rc_op),
@@ -524,94 +524,142 @@ module flint_top #(
     .err_code_o    (rf_err_code_o)
   );
 
-  // --- a die's maintenance port: the loader's sequencer while loading, else refresh -----------
+  // --- a die's maintenance: its clients -> flint_maint_arb -> flint_maint_seq -> die port -------
+  localparam int unsigned ReqW = flint_pkg::MaintReqWidth;
+  localparam int unsigned RspW = flint_pkg::MaintRspWidth;
+  localparam int unsigned DataW = flint_cfg_pkg::ClDataBits;
   for (genvar d = 0; d < Dies; d++) begin : g_die
-    // The loader's sequencer: programs and erases only (no reads, so no park and no data-out).
-    logic unused_ld_rd_valid, unused_ld_rd_last, unused_ld_park;
-    logic [flint_cfg_pkg::ClDataBits-1:0] unused_ld_rd_data;
-    flint_pkg::status_e unused_ld_rd_status;
-    logic [LineBits-1:0] unused_ld_rd_line, unused_ld_line;
-    flint_pkg::maint_req_t ld_req_d;
-    flint_pkg::maint_rsp_t ld_rsp_d;
-    assign ld_req_d = ld_req[d*flint_pkg::MaintReqWidth +: flint_pkg::MaintReqWidth];
-    assign ld_rsp[d*flint_pkg::MaintRspWidth +: flint_pkg::MaintRspWidth] = ld_rsp_d;
-    flint_maint_seq u_ld_seq (
+    // The die's sequencer clients: 0 the loader (programs and erases), 1 the refresh
+    // controller's die (the in-place baselines' reads, erases and programs).
+    logic [1:0] c_req_valid, c_req_ready, c_wr_valid, c_wr_ready, c_rd_valid, c_rd_ready;
+    logic [1:0] c_rsp_valid, c_rsp_ready;
+    logic [2*ReqW-1:0] c_req;
+    logic [2*DataW-1:0] c_wr_data;
+    logic [DataW-1:0] c_rd_data;
+    flint_pkg::status_e c_rd_status;
+    logic [LineBits-1:0] c_rd_line;
+    logic c_rd_last;
+    flint_pkg::maint_rsp_t c_rsp;
+    assign c_req_valid = {rf_sq_req_valid[d], ld_req_valid[d]};
+    assign c_req = {rf_sq_req[d*ReqW +: ReqW], ld_req[d*ReqW +: ReqW]};
+    assign c_wr_valid = {rf_sq_wr_valid[d], ld_wr_valid[d]};
+    assign c_wr_data = {rf_sq_wr_data[d*DataW +: DataW], ld_wr_data};
+    assign c_rd_ready = {rf_sq_rd_ready[d], 1'b1};  // the loader reads nothing
+    assign c_rsp_ready = {rf_sq_rsp_ready[d], ld_rsp_ready[d]};
+    assign {rf_sq_req_ready[d], ld_req_ready[d]} = c_req_ready;
+    assign {rf_sq_wr_ready[d], ld_wr_ready[d]} = c_wr_ready;
+    assign {rf_sq_rsp_valid[d], ld_rsp_valid[d]} = c_rsp_valid;
+    assign rf_sq_rd_valid[d] = c_rd_valid[1];
+    assign rf_sq_rd_data[d*DataW +: DataW] = c_rd_data;
+    assign rf_sq_rd_status[d*StW +: StW] = c_rd_status;
+    assign rf_sq_rd_line[d*LineBits +: LineBits] = c_rd_line;
+    assign rf_sq_rd_last[d] = c_rd_last;
+    assign ld_rsp[d*RspW +: RspW] = c_rsp;
+    assign rf_sq_rsp[d*RspW +: RspW] = c_rsp;
+
+    logic s_req_valid, s_req_ready, s_wr_valid, s_wr_ready, s_wr_poison;
+    logic s_rd_valid, s_rd_ready, s_rd_last, s_rsp_valid, s_rsp_ready;
+    flint_pkg::maint_req_t s_req;
+    flint_pkg::maint_rsp_t s_rsp;
+    logic [DataW-1:0] s_wr_data, s_rd_data;
+    flint_pkg::status_e s_rd_status;
+    logic [LineBits-1:0] s_rd_line;
+    flint_maint_arb #(.Clients(2)) u_arb (
       .clk_i, .rst_ni,
-      .req_valid_i  (ld_req_valid[d]),
-      .req_ready_o  (ld_req_ready[d]),
-      .req_i        (ld_req_d),
-      .wr_valid_i   (ld_wr_valid[d]),
-      .wr_ready_o   (ld_wr_ready[d]),
-      .wr_data_i    (ld_wr_data),
-      .wr_poison_i  (1'b0),
-      .rd_valid_o   (unused_ld_rd_valid),
-      .rd_ready_i   (1'b1),
-      .rd_data_o    (unused_ld_rd_data),
-      .rd_status_o  (unused_ld_rd_status),
-      .rd_line_o    (unused_ld_rd_line),
-      .rd_last_o    (unused_ld_rd_last),
-      .rsp_valid_o  (ld_rsp_valid[d]),
-      .rsp_ready_i  (ld_rsp_ready[d]),
-      .rsp_o        (ld_rsp_d),
-      .park_o       (unused_ld_park),
-      .parked_i     (1'b0),
-      .plane_idle_i (die_plane_idle_i[d*PhysPl +: PhysPl]),
-      .plane_cache_i('0),
-      .plane_fail_i (die_plane_fail_i[d*PhysPl +: PhysPl]),
-      .io_ready_i   (1'b0),
-      .m_valid_o    (ld_valid[d]),
-      .m_ready_i    (ld_ready[d]),
-      .m_op_o       (ld_op[d*CmdW +: CmdW]),
-      .m_plane_o    (ld_plane[d*PPlBits +: PPlBits]),
-      .m_block_o    (ld_block[d*BlockBits +: BlockBits]),
-      .m_page_o     (ld_page[d*PageBits +: PageBits]),
-      .m_line_o     (unused_ld_line),
-      .din_valid_o  (ld_din[d]),
-      .din_data_o   (ld_din_data[d*LineW +: LineW]),
-      .dout_valid_i (1'b0),
-      .dout_data_i  ('0)
+      .c_req_valid_i (c_req_valid),
+      .c_req_ready_o (c_req_ready),
+      .c_req_i       (c_req),
+      .c_wr_valid_i  (c_wr_valid),
+      .c_wr_ready_o  (c_wr_ready),
+      .c_wr_data_i   (c_wr_data),
+      .c_wr_poison_i ({rf_sq_wr_poison[d], 1'b0}),
+      .c_rd_valid_o  (c_rd_valid),
+      .c_rd_ready_i  (c_rd_ready),
+      .c_rd_data_o   (c_rd_data),
+      .c_rd_status_o (c_rd_status),
+      .c_rd_line_o   (c_rd_line),
+      .c_rd_last_o   (c_rd_last),
+      .c_rsp_valid_o (c_rsp_valid),
+      .c_rsp_ready_i (c_rsp_ready),
+      .c_rsp_o       (c_rsp),
+      .s_req_valid_o (s_req_valid),
+      .s_req_ready_i (s_req_ready),
+      .s_req_o       (s_req),
+      .s_wr_valid_o  (s_wr_valid),
+      .s_wr_ready_i  (s_wr_ready),
+      .s_wr_data_o   (s_wr_data),
+      .s_wr_poison_o (s_wr_poison),
+      .s_rd_valid_i  (s_rd_valid),
+      .s_rd_ready_o  (s_rd_ready),
+      .s_rd_data_i   (s_rd_data),
+      .s_rd_status_i (s_rd_status),
+      .s_rd_line_i   (s_rd_line),
+      .s_rd_last_i   (s_rd_last),
+      .s_rsp_valid_i (s_rsp_valid),
+      .s_rsp_ready_o (s_rsp_ready),
+      .s_rsp_i       (s_rsp)
     );
-    logic unused_ld;
-    assign unused_ld = ^{unused_ld_rd_valid, unused_ld_rd_last, unused_ld_park, unused_ld_rd_data,
-                         unused_ld_rd_status, unused_ld_rd_line, unused_ld_line};
-    logic m_valid, m_ready;
-    logic [CmdW-1:0] m_op;
-    logic [PPlBits-1:0] m_plane;
-    logic [BlockBits-1:0] m_block;
-    logic [PageBits-1:0] m_page;
-    logic [LineBits-1:0] m_line;
-    always_comb begin
-      if (load_busy_o) begin
-        m_valid = ld_valid[d];
-        m_op = ld_op[d*CmdW +: CmdW];
-        m_plane = ld_plane[d*PPlBits +: PPlBits];
-        m_block = ld_block[d*BlockBits +: BlockBits];
-        m_page = ld_page[d*PageBits +: PageBits];
-        m_line = '0;
-      end else begin
-        m_valid = rf_valid[d];
-        m_op = rf_op[d*CmdW +: CmdW];
-        m_plane = rf_plane[d*PPlBits +: PPlBits];
-        m_block = rf_block[d*BlockBits +: BlockBits];
-        m_page = rf_page[d*PageBits +: PageBits];
-        m_line = rf_line[d*LineBits +: LineBits];
-      end
-    end
-    assign ld_ready[d] = load_busy_o && m_ready;
-    assign rf_ready[d] = !load_busy_o && m_ready;
+    logic unused_ld_rd;  // the loader's read lines (it asks for none)
+    assign unused_ld_rd = c_rd_valid[0];
+
+    logic sq_valid, sq_ready, sq_din, sq_dout;
+    logic [CmdW-1:0] sq_op;
+    logic [PPlBits-1:0] sq_plane;
+    logic [BlockBits-1:0] sq_block;
+    logic [PageBits-1:0] sq_page;
+    logic [LineBits-1:0] sq_line;
+    logic [LineW-1:0] sq_din_data;
+    flint_maint_seq u_seq (
+      .clk_i, .rst_ni,
+      .req_valid_i  (s_req_valid),
+      .req_ready_o  (s_req_ready),
+      .req_i        (s_req),
+      .wr_valid_i   (s_wr_valid),
+      .wr_ready_o   (s_wr_ready),
+      .wr_data_i    (s_wr_data),
+      .wr_poison_i  (s_wr_poison),
+      .rd_valid_o   (s_rd_valid),
+      .rd_ready_i   (s_rd_ready),
+      .rd_data_o    (s_rd_data),
+      .rd_status_o  (s_rd_status),
+      .rd_line_o    (s_rd_line),
+      .rd_last_o    (s_rd_last),
+      .rsp_valid_o  (s_rsp_valid),
+      .rsp_ready_i  (s_rsp_ready),
+      .rsp_o        (s_rsp),
+      .park_o       (sq_park[d]),
+      .parked_i     (parked),
+      .plane_idle_i (die_plane_idle_i[d*PhysPl +: PhysPl]),
+      .plane_cache_i(die_plane_cache_i[d*PhysPl +: PhysPl]),
+      .plane_fail_i (die_plane_fail_i[d*PhysPl +: PhysPl]),
+      .io_ready_i   (die_io_ready_i[d]),
+      .m_valid_o    (sq_valid),
+      .m_ready_i    (sq_ready),
+      .m_op_o       (sq_op),
+      .m_plane_o    (sq_plane),
+      .m_block_o    (sq_block),
+      .m_page_o     (sq_page),
+      .m_line_o     (sq_line),
+      .din_valid_o  (sq_din),
+      .din_data_o   (sq_din_data),
+      .dout_valid_i (sq_dout),
+      .dout_data_i  (die_data_i[d*LineW +: LineW])
+    );
+
+    // The die port's maintenance side is the sequencer's alone.
     flint_die_port u_port (
       .clk_i, .rst_ni,
       .s_valid_i       (nand_valid_o[d]),
       .s_op_i          (nand_op_o[d*CmdW +: CmdW]),
       .s_data_valid_o  (s_data_valid[d]),
-      .m_valid_i       (m_valid),
-      .m_ready_o       (m_ready),
-      .m_op_i          (m_op),
-      .m_plane_i       (m_plane),
-      .m_block_i       (m_block),
-      .m_page_i        (m_page),
-      .m_line_i        (m_line),
-      .m_data_valid_o  (rf_dout[d]),
+      .m_valid_i       (sq_valid),
+      .m_ready_o       (sq_ready),
+      .m_op_i          (sq_op),
+      .m_plane_i       (sq_plane),
+      .m_block_i       (sq_block),
+      .m_page_i        (sq_page),
+      .m_line_i        (sq_line),
+      .m_data_valid_o  (sq_dout),
       .nand_m_valid_o  (nand_m_valid_o[d]),
       .nand_m_op_o     (nand_m_op_o[d*CmdW +: CmdW]),
       .nand_m_plane_o  (nand_m_plane_o[d*PPlBits +: PPlBits]),
@@ -621,9 +669,8 @@ module flint_top #(
       .nand_m_nbytes_o (nand_m_nbytes_o[d*OffBits +: OffBits]),
       .die_data_valid_i(die_data_valid_i[d])
     );
-    assign nand_din_valid_o[d] = load_busy_o ? ld_din[d] : rf_din[d];
-    assign nand_din_data_o[d*LineW +: LineW] = load_busy_o ? ld_din_data[d*LineW +: LineW] :
-                                               rf_din_data[d*LineW +: LineW];
+    assign nand_din_valid_o[d] = sq_din;
+    assign nand_din_data_o[d*LineW +: LineW] = sq_din_data;
   end
 
   assign remap_valid_o = upd_valid;
@@ -642,6 +689,7 @@ module flint_top #(
   // The NAND sees the sequencer only in service, the loader only while loading; the refresh
   // controller never programs or erases a plane a resident burst reads (flint_refresh_die).
   `FLINT_ASSERT_IMPLY(NoServiceWhileLoading, load_busy_o, nand_valid_o == '0)
-  `FLINT_ASSERT_IMPLY(NoRefreshWhileLoading, load_busy_o, rf_valid == '0)
+  `FLINT_ASSERT_IMPLY(NoRefreshWhileLoading, load_busy_o,
+                      rf_sq_req_valid == '0 && rf_park == 1'b0)
 endmodule
 `default_nettype wire
