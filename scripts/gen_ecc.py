@@ -79,8 +79,8 @@ def blocks():
         "  " + END,
     ]
     # The decoder's syndrome decode, one case item a data bit: a syndrome equal to the column
-    # of data bit i flips bit i back. Yosys makes it one 8-bit compare a bit, as a generate loop
-    # of compares would be; Verilator turns a case on 8 bits into one table lookup.
+    # of data bit i flips bit i back. Verilator turns a case on 8 bits into one table lookup;
+    # Yosys makes it a small ROM (proc_rom) and maps that to logic (docs/build.md).
     dec = [
         BEGIN,
         "  // The syndrome a flipped data bit i produces is column i of H. Columns built as",
