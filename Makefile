@@ -63,7 +63,7 @@ setup:
 setup-gui:
 	@scripts/setup.sh --gui
 
-# Configure output goes to a log: Verilator runs at configure time and its lint errors show here.
+# Configure output goes to a log (Verilator runs in the build: its lint errors show there).
 # Ninja when the tree is new (a tree keeps the generator it was made with).
 GENERATOR = $(if $(wildcard $(1)/CMakeCache.txt),,-G Ninja)
 configure: setup

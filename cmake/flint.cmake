@@ -16,8 +16,9 @@ set(FLINT_VERILATOR_ARGS
 # Coverage instrumentation costs 2-3.5x in simulation speed (docs/bench.md), so only the
 # coverage build has it: `make coverage` configures a tree of its own with FLINT_COVERAGE=ON.
 option(FLINT_COVERAGE "Verilate every design with line, toggle and cover-point coverage" OFF)
-# flint-sim-big (make rtl-big): the stack top at medium and paper as well (docs/build.md).
-option(FLINT_RTL_BIG "Define flint-sim-big, with the Verilated stack top at medium and paper" OFF)
+# flint-sim-big (make rtl-big): the stack top at medium and paper as well (docs/build.md). Out
+# of `all`, so defining it costs nothing until it is built (Verilator runs in the build).
+option(FLINT_RTL_BIG "Define flint-sim-big, with the Verilated stack top at medium and paper" ON)
 
 # The C++ that Verilator writes: its per-cycle code (_FAST) at -O2 (as fast as -O3 here and
 # quicker to compile), its construction, initial settle and trace-declaration code (_SLOW),
@@ -116,57 +117,63 @@ function(flint_verilate target)
   if(excluded)
     set_target_properties(${lib} PROPERTIES EXCLUDE_FROM_ALL ON)
   endif()
-  verilate(${lib}
-    SOURCES ${pkg} ${CMAKE_SOURCE_DIR}/rtl/flint_pkg.sv ${top_file} ${FV_SOURCES}
-    TOP_MODULE ${FV_TOP}
-    PREFIX ${FV_PREFIX}
-    DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/${FV_PREFIX}.dir
-    TRACE_FST
-    ${coverage}
-    VERILATOR_ARGS ${FLINT_VERILATOR_ARGS} --x-assign ${x_assign} ${FLINT_RTL_DIRS} ${FV_ARGS})
-  # The run-time library is flint_verilated_rt's, not a copy per design.
-  get_target_property(srcs ${lib} SOURCES)
-  list(REMOVE_ITEM srcs ${FLINT_VERILATED_RT_SOURCES})
-  set_target_properties(${lib} PROPERTIES SOURCES "${srcs}")
-  flint_unity(${lib} ${FV_PREFIX} ${CMAKE_CURRENT_BINARY_DIR}/${FV_PREFIX}.dir ${opt_fast})
-  target_link_libraries(${lib} PUBLIC flint_verilated_rt)
+  # Verilator runs in the build, never at configure time (Verilator's own verilate() runs it
+  # at configure time to learn the generated file names, and the build then runs it again:
+  # every design Verilated twice, the first time one after the other). The unity units
+  # (flint_unity) need no file names at configure time, so the build's run is the only one,
+  # in parallel with the rest of the build.
+  set(vdir ${CMAKE_CURRENT_BINARY_DIR}/${FV_PREFIX}.dir)
+  file(MAKE_DIRECTORY ${vdir})
+  set(vlist ${vdir}/${FV_PREFIX}.cmake)
+  set(cov_arg)
+  if(coverage)
+    set(cov_arg --coverage)
+  endif()
+  set(srcs ${pkg} ${CMAKE_SOURCE_DIR}/rtl/flint_pkg.sv ${top_file} ${FV_SOURCES})
+  # Exactly the run that verilate() would make (same flags, so the same generated code).
+  set(cmd ${VERILATOR_BIN} --compiler gcc --prefix ${FV_PREFIX} --Mdir ${vdir} --make cmake
+    --top ${FV_TOP} ${cov_arg} --trace-fst --cc ${FLINT_VERILATOR_ARGS} --x-assign ${x_assign}
+    ${FLINT_RTL_DIRS} ${FV_ARGS} ${srcs})
+  # Dependencies: Verilator's own list of the files it read (<prefix>__ver.d), turned into a
+  # depfile that names only this rule's output (Ninja refuses a depfile naming other files).
+  add_custom_command(OUTPUT ${vlist}
+    BYPRODUCTS ${vdir}/${FV_PREFIX}.h
+    COMMAND ${cmd}
+    COMMAND ${CMAKE_COMMAND} -DFLINT_VDEPS_IN=${vdir}/${FV_PREFIX}__ver.d
+            -DFLINT_VDEPS_OUT=${vdir}/${FV_PREFIX}.d -DFLINT_VDEPS_TARGET=${vlist}
+            -P ${CMAKE_SOURCE_DIR}/cmake/flint_vdeps.cmake
+    DEPENDS ${VERILATOR_BIN} ${srcs} ${CMAKE_SOURCE_DIR}/rtl/flint.vlt
+            ${CMAKE_SOURCE_DIR}/cmake/flint_vdeps.cmake
+    DEPFILE ${vdir}/${FV_PREFIX}.d
+    COMMENT "Verilating ${FV_TOP} at ${FV_CONFIG} (${FV_PREFIX})" VERBATIM)
+  flint_unity(${lib} ${FV_PREFIX} ${vdir} ${opt_fast})
+  target_include_directories(${lib} PUBLIC ${vdir})
+  set(vm_coverage 0)
+  if(coverage)
+    set(vm_coverage 1)
+  endif()
+  target_compile_definitions(${lib} PRIVATE VM_COVERAGE=${vm_coverage})
+  target_compile_options(${lib} PRIVATE ${VERILATOR_CFLAGS})
+  target_link_libraries(${lib} PUBLIC flint_verilated_rt ${VERILATOR_MT_CFLAGS})
   target_link_libraries(${target} PRIVATE ${lib})
 endfunction()
 
-# flint_unity(<lib> <prefix> <dir> <fast opt>): the C++ Verilator wrote for a design compiled a few files at a
-# time. Verilator splits a design into many small files, each of which parses verilated.h
-# again; one translation unit for up to FLINT_UNITY_BYTES of them cuts the compile time by about
-# a third (docs/build.md). Per-cycle code (_FAST) and run-once code (_SLOW) stay apart, each at
-# its own optimisation level. How many units a design has is fixed here, at configure time; what
-# they include is written again at build time whenever Verilator runs again
-# (cmake/flint_unity.cmake), so a changed list of generated files compiles in the same build.
-# The generated files stay in the library as headers, so the rule that re-runs Verilator when
-# the RTL changes is kept.
+# flint_unity(<lib> <prefix> <dir> <fast opt>): the C++ Verilator writes for a design compiled a
+# few files at a time. Verilator splits a design into many small files, each of which parses
+# verilated.h again; one translation unit for up to FLINT_UNITY_BYTES of them cuts the compile
+# time by about a third (docs/build.md). Per-cycle code (_FAST) and run-once code (_SLOW) stay
+# apart, each at its own optimisation level. The units are written in the build, each time
+# Verilator has run (cmake/flint_unity.cmake), from the list of files that run wrote; how many
+# there are is fixed here: FLINT_UNITY_FAST / _SLOW at most, of which a small design fills one
+# and leaves the rest empty (an empty unit compiles in milliseconds).
 set(FLINT_UNITY_BYTES 2000000)
-include(${CMAKE_CURRENT_LIST_DIR}/flint_unity.cmake)
+set(FLINT_UNITY_FAST 4)
+set(FLINT_UNITY_SLOW 2)
 function(flint_unity lib prefix vdir opt_fast)
-  set(list ${vdir}/${prefix}_copy.cmake)
-  include(${list})
-  set(all)
   set(counts)
   set(outputs)
   foreach(kind FAST SLOW)
-    set(files ${${prefix}_CLASSES_${kind}} ${${prefix}_SUPPORT_${kind}})
-    list(APPEND all ${files})
-    set(bytes 0)
-    foreach(f ${files})
-      # A generated file gone from an old tree (Verilator is skipped at configure time when its
-      # arguments are unchanged) counts as empty here; the build's Verilator rule writes it again.
-      if(EXISTS ${f})
-        file(SIZE ${f} size)
-        math(EXPR bytes "${bytes} + ${size}")
-      endif()
-    endforeach()
-    math(EXPR n "(${bytes} + ${FLINT_UNITY_BYTES} - 1) / ${FLINT_UNITY_BYTES}")
-    if(n LESS 1)
-      set(n 1)
-    endif()
-    flint_unity_write(${prefix} ${list} ${vdir} ${kind} ${n})
+    set(n ${FLINT_UNITY_${kind}})
     set(units)
     math(EXPR last "${n} - 1")
     foreach(k RANGE ${last})
@@ -187,10 +194,10 @@ function(flint_unity lib prefix vdir opt_fast)
   # Verilator's own list (<prefix>.cmake) is rewritten by every run of the Verilator rule.
   add_custom_command(OUTPUT ${outputs}
     COMMAND ${CMAKE_COMMAND} -DFLINT_UNITY_PREFIX=${prefix} -DFLINT_UNITY_LIST=${vdir}/${prefix}.cmake
-            -DFLINT_UNITY_DIR=${vdir} ${counts} -P ${CMAKE_SOURCE_DIR}/cmake/flint_unity.cmake
+            -DFLINT_UNITY_DIR=${vdir} -DFLINT_UNITY_BYTES=${FLINT_UNITY_BYTES} ${counts}
+            -P ${CMAKE_SOURCE_DIR}/cmake/flint_unity.cmake
     DEPENDS ${vdir}/${prefix}.cmake ${CMAKE_SOURCE_DIR}/cmake/flint_unity.cmake
     COMMENT "Grouping ${prefix}'s generated C++ into ${prefix}.dir/flint_unity_*.cpp" VERBATIM)
-  set_source_files_properties(${all} PROPERTIES HEADER_FILE_ONLY ON)
 endfunction()
 
 # The testbenches' own translation units (drivers, scoreboards, test cases) at -O2 rather than

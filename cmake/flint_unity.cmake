@@ -1,15 +1,15 @@
 # The grouping of a Verilated design's C++ into a few translation units (flint_unity() in
-# cmake/flint.cmake). Used twice: at configure time, to fix how many units a design has and
-# write them, and at build time (`cmake -P cmake/flint_unity.cmake`) each time Verilator has run
-# again, because an RTL change can rename, add or drop generated files and the units must
-# include the files of this run, not of the one cmake saw (the build would otherwise compile a
-# mix of old and new files and fail until cmake had been re-run once for every design).
+# cmake/flint.cmake), run in the build (`cmake -P cmake/flint_unity.cmake`) each time Verilator
+# has run for the design: an RTL change can rename, add or drop generated files, and the units
+# must include the files of this run.
 #
-# flint_unity_write(<prefix> <list file> <dir> <kind> <units>): the <kind> (FAST or SLOW) files
-# that <list file> (Verilator's <prefix>.cmake) names, dealt in order into exactly <units> units
-# <dir>/flint_unity_<kind>_<k>.cpp of about equal size. A unit is rewritten only when its text
-# changes.
-function(flint_unity_write prefix list dir kind units)
+# flint_unity_write(<prefix> <list file> <dir> <kind> <units> <bytes>): the <kind> (FAST or SLOW)
+# files that <list file> (Verilator's <prefix>.cmake) names, dealt in order into as few units
+# <dir>/flint_unity_<kind>_<k>.cpp of about equal size as keep each near <bytes> (at most <units>
+# of them; a design too big for that makes bigger units). The units it does not need are
+# written empty, so the unit count the build knows stays fixed. A unit is rewritten only when
+# its text changes.
+function(flint_unity_write prefix list dir kind units unit_bytes)
   include(${list})
   set(files ${${prefix}_CLASSES_${kind}} ${${prefix}_SUPPORT_${kind}})
   set(total 0)
@@ -20,7 +20,14 @@ function(flint_unity_write prefix list dir kind units)
     endif()
     math(EXPR total "${total} + ${size}")
   endforeach()
-  math(EXPR share "(${total} + ${units} - 1) / ${units}")
+  math(EXPR used "(${total} + ${unit_bytes} - 1) / ${unit_bytes}")
+  if(used LESS 1)
+    set(used 1)
+  elseif(used GREATER units)
+    set(used ${units})
+  endif()
+  math(EXPR share "(${total} + ${used} - 1) / ${used}")
+  math(EXPR last "${used} - 1")
   set(k 0)
   set(bytes 0)
   set(text "")
@@ -29,7 +36,6 @@ function(flint_unity_write prefix list dir kind units)
     if(EXISTS ${f})
       file(SIZE ${f} size)
     endif()
-    math(EXPR last "${units} - 1")
     if(bytes GREATER 0 AND k LESS last)
       math(EXPR grown "${bytes} + ${size}")
       if(grown GREATER share)
@@ -42,7 +48,7 @@ function(flint_unity_write prefix list dir kind units)
     string(APPEND text "#include \"${f}\"\n")
     math(EXPR bytes "${bytes} + ${size}")
   endforeach()
-  # The rest, and any unit the files no longer fill: empty, so the unit count stays fixed.
+  # The rest, and the units this design does not need: empty.
   while(k LESS units)
     file(CONFIGURE OUTPUT ${dir}/flint_unity_${kind}_${k}.cpp CONTENT "${text}" @ONLY)
     set(text "")
@@ -53,7 +59,7 @@ endfunction()
 if(CMAKE_SCRIPT_MODE_FILE AND FLINT_UNITY_PREFIX)
   foreach(kind FAST SLOW)
     flint_unity_write(${FLINT_UNITY_PREFIX} ${FLINT_UNITY_LIST} ${FLINT_UNITY_DIR} ${kind}
-                      ${FLINT_UNITY_${kind}})
+                      ${FLINT_UNITY_${kind}} ${FLINT_UNITY_BYTES})
     # Newer than the list file, so this rule has run (the units are compiled again anyway:
     # Verilator has just run).
     math(EXPR last "${FLINT_UNITY_${kind}} - 1")

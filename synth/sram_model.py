@@ -24,6 +24,7 @@ CLI: sram_model.py [--points CSV] [--query SIZE WORD BANKS PORTS]  prints the fi
 import argparse
 import csv
 import math
+import operator
 import pathlib
 import sys
 
@@ -157,11 +158,12 @@ def leak_features(m, area):
 # Least squares (standard library)
 
 
-def _solve(rows, rhs):
-    """Least squares via the normal equations, Gauss-Jordan with partial pivoting."""
-    n = len(rows[0])
-    mat = [[sum(r[i] * r[j] for r in rows) for j in range(n)] for i in range(n)]
-    vec = [sum(r[i] * y for r, y in zip(rows, rhs)) for i in range(n)]
+def _solve(gram, vec):
+    """Solve gram x = vec (the normal equations of a least-squares fit), Gauss-Jordan with
+    partial pivoting."""
+    n = len(vec)
+    mat = [list(r) for r in gram]
+    vec = list(vec)
     for i in range(n):
         piv = max(range(i, n), key=lambda k: abs(mat[k][i]))
         mat[i], mat[piv] = mat[piv], mat[i]
@@ -179,20 +181,25 @@ def _solve(rows, rhs):
 
 def nnls(rows, rhs, max_iter=100):
     """Non-negative least squares (Lawson-Hanson active set): every term of the model is a
-    physical cost, so no coefficient may go negative to cancel another."""
-    n, m = len(rows[0]), len(rows)
+    physical cost, so no coefficient may go negative to cancel another. Works on the normal
+    equations (A'A, A'b), formed once: a step costs O(n^3) in the n features, not O(m n^2) in
+    the m points."""
+    n = len(rows[0])
+    cols = list(zip(*rows))
+    gram = [[sum(map(operator.mul, cols[i], cols[j])) for j in range(n)] for i in range(n)]
+    atb = [sum(map(operator.mul, cols[i], rhs)) for i in range(n)]
     x = [0.0] * n
     active = set()
     for _ in range(max_iter):
-        resid = [rhs[k] - sum(rows[k][j] * x[j] for j in range(n)) for k in range(m)]
-        grad = [sum(rows[k][j] * resid[k] for k in range(m)) for j in range(n)]
+        # A'(b - A x) = A'b - A'A x
+        grad = [atb[j] - sum(gram[j][k] * x[k] for k in range(n)) for j in range(n)]
         cand = [j for j in range(n) if j not in active and grad[j] > 1e-12]
         if not cand:
             break
         active.add(max(cand, key=lambda j: grad[j]))
         while True:
             idx = sorted(active)
-            z = _solve([[r[j] for j in idx] for r in rows], rhs)
+            z = _solve([[gram[i][j] for j in idx] for i in idx], [atb[i] for i in idx])
             full = [0.0] * n
             for i, j in enumerate(idx):
                 full[j] = z[i]
@@ -456,7 +463,7 @@ _MODEL = None
 
 
 def model():
-    """The fitted model (fitted on first use, a fraction of a second)."""
+    """The fitted model (fitted on first use, about a second)."""
     global _MODEL
     if _MODEL is None:
         _MODEL = SramModel()
