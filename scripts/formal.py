@@ -1,0 +1,238 @@
+#!/usr/bin/env python3
+"""Formal proofs by induction with Yosys 0.23 `sat` (make formal; docs/formal.md).
+
+Each proof is a property wrapper under tb/formal/ around one RTL block at a tiny
+parameterisation. For each it runs
+  1. the proof: `sat -tempinduct` (k-induction: a base case from reset and an induction step of
+     length k, k raised until the step holds or MAXSTEPS is reached) over every assertion, the
+     block's own FLINT_ASSERTs and the wrapper's properties;
+  2. the non-vacuity checks: copies of the property or of the design broken on purpose, each of
+     which a bounded run from reset (`sat -seq N`) must refute with a counterexample. A check
+     that finds none fails the run: the proof could be passing for a trivial reason.
+Prints a table (proof, block, parameters, k, seconds, result) and exits 1 on any failure, with
+the path of the counterexample VCD.
+
+Wrapper inputs named tap_* are not free: the script deletes them as ports after flattening and
+connects each to the internal signal of the design named in the proof's table (`connect -set`),
+so the induction invariants can talk about pointers and storage without changing the RTL.
+
+Usage: formal.py [--gen build/gen] [--config small] [--out build/formal] [--list] [PROOF ...]
+Standard library only; needs yosys on PATH.
+"""
+import argparse
+import dataclasses
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+@dataclasses.dataclass
+class Break:
+    """A deliberately broken copy: the bounded run from reset must find a counterexample."""
+    name: str
+    what: str                                  # one line: what is broken
+    define: str = ""                           # a `define for the wrapper (BREAK_*), or
+    edit: tuple = ()                           # (file, old text, new text) on a copy of the RTL
+    drop_assume: str = ""                      # a wrapper `define that removes an assumption
+
+
+@dataclasses.dataclass
+class Proof:
+    name: str
+    block: str                                 # the RTL module under proof
+    top: str                                   # the wrapper module
+    files: list                                # RTL and wrapper sources, repository-relative
+    params: dict                               # wrapper parameters (chparam)
+    prop: str                                  # one line: what is proven
+    taps: dict = dataclasses.field(default_factory=dict)      # wrapper input -> internal signal
+    mem_taps: dict = dataclasses.field(default_factory=dict)  # input -> (memory, words, width)
+    maxsteps: int = 20
+    bmc_steps: int = 20
+    breaks: list = dataclasses.field(default_factory=list)
+    needs_cfg: bool = False                    # reads flint_cfg_pkg (the generated config)
+
+
+PROOFS = [
+    Proof(
+        name="fifo",
+        block="flint_fifo",
+        top="flint_fifo_props",
+        files=["rtl/common/flint_fifo.sv", "tb/formal/flint_fifo_props.sv"],
+        params={"Width": 2, "Depth": 3},
+        prop="own asserts; usage <= Depth and = pushes - pops; a tracked element leaves once, "
+             "after exactly those in front of it, with its data",
+        taps={"tap_rd_ptr": "u_dut.rd_ptr_q", "tap_wr_ptr": "u_dut.wr_ptr_q"},
+        mem_taps={"tap_mem": ("u_dut.mem_q", 3, 2)},
+        maxsteps=10,
+        bmc_steps=10,
+        breaks=[
+            Break("prop_early", "property: the tracked element leaves one pop early",
+                  define="BREAK_PROP"),
+            Break("design_push_full", "design: a push is taken into a full FIFO",
+                  edit=("rtl/common/flint_fifo.sv",
+                        "assign in_ready_o  = (count_q != CntBits'(Depth)) || out_ready_i;",
+                        "assign in_ready_o  = 1'b1;")),
+            Break("design_wrap", "design: the read pointer wraps one entry late",
+                  edit=("rtl/common/flint_fifo.sv",
+                        "if (pop) rd_ptr_d = next_ptr(rd_ptr_q);",
+                        "if (pop) rd_ptr_d = rd_ptr_q + 1'b1;")),
+        ],
+    ),
+]
+
+
+def find(name):
+    for p in PROOFS:
+        if p.name == name:
+            return p
+    raise SystemExit(f"formal.py: no proof named {name!r} (--list lists them)")
+
+
+def sources(proof, gen, config, workdir, brk):
+    """The source list, with a broken copy of one RTL file when brk edits the design."""
+    files = []
+    if proof.needs_cfg:
+        files.append(pathlib.Path(gen) / config / "flint_cfg_pkg.sv")
+    files.append(ROOT / "rtl" / "flint_pkg.sv")
+    for f in proof.files:
+        path = ROOT / f
+        if brk is not None and brk.edit and brk.edit[0] == f:
+            text = path.read_text()
+            if text.count(brk.edit[1]) != 1:
+                raise SystemExit(f"formal.py: break {brk.name}: the text to replace is not found "
+                                 f"exactly once in {f} (the RTL changed: update the break)")
+            path = workdir / ("broken_" + path.name)
+            path.write_text(text.replace(brk.edit[1], brk.edit[2]))
+        files.append(path)
+    return files
+
+
+def script(proof, files, defines, mode, vcd):
+    """The Yosys script: mode 'induct' (the proof) or 'bmc' (a break must fail)."""
+    defs = " ".join(f"-D{d}" for d in defines)
+    inc = f"-I{ROOT / 'rtl' / 'common'}"
+    lines = [f"read_verilog -sv -formal {defs} {inc} {' '.join(str(f) for f in files)}"]
+    params = " ".join(f"-set {k} {v}" for k, v in proof.params.items())
+    if params:
+        lines.append(f"chparam {params} {proof.top}")
+    lines += [f"prep -top {proof.top} -flatten", "memory"]
+    taps = list(proof.taps) + list(proof.mem_taps)
+    if taps:
+        lines.append("delete -port " + " ".join(f"{proof.top}/{t}" for t in taps))
+        for tap, sig in proof.taps.items():
+            lines.append(f"connect -set {tap} {sig}")
+        for tap, (mem, words, width) in proof.mem_taps.items():
+            # Word i at [i*W +: W] of the tap (memory words are wires after `memory`).
+            for i in range(words):
+                lines.append(f"connect -set {tap}[{(i + 1) * width - 1}:{i * width}] {mem}[{i}]")
+    lines += ["async2sync", "chformal -cover -remove", "opt_clean"]
+    # Two-valued: no -set-init-undef / -set-def-inputs. Those turn on sat's modelling of x
+    # bits, and an induction step may then start from x-valued flops that no reset leaves,
+    # which fails the step for ever (docs/formal.md, "Flow"). The base case still starts from
+    # reset: the wrapper's f_init_q (init attribute 1) assumes rst_ni low in the first cycle,
+    # and every other flop and memory word starts at an arbitrary (defined) value.
+    common = "-prove-asserts -set-assumes -verify"
+    if mode == "induct":
+        lines.append(f"sat -tempinduct {common} -maxsteps {proof.maxsteps} -dump_vcd {vcd}")
+    else:
+        lines.append(f"sat -seq {proof.bmc_steps} {common} -dump_vcd {vcd}")
+    return "\n".join(lines) + "\n"
+
+
+def run_yosys(text, ys, log):
+    ys.write_text(text)
+    t0 = time.monotonic()
+    with open(log, "w") as f:
+        rc = subprocess.run(["yosys", "-q", "-l", str(log.with_suffix(".full.log")), str(ys)],
+                            stdout=f, stderr=subprocess.STDOUT).returncode
+    return rc, time.monotonic() - t0
+
+
+def induction_depth(full_log):
+    """k of the induction step that closed, from sat's log."""
+    text = full_log.read_text(errors="replace")
+    if "Induction step proven" not in text:
+        return None
+    ks = re.findall(r"Trying induction with length (\d+)", text)
+    return int(ks[-1]) if ks else None
+
+
+def run_proof(proof, args):
+    work = pathlib.Path(args.out) / proof.name
+    if work.exists():
+        shutil.rmtree(work)
+    work.mkdir(parents=True)
+    rows = []
+    # The proof.
+    vcd = work / "proof_cex.vcd"
+    text = script(proof, sources(proof, args.gen, args.config, work, None), [], "induct", vcd)
+    rc, secs = run_yosys(text, work / "proof.ys", work / "proof.log")
+    k = induction_depth(work / "proof.full.log")
+    ok = rc == 0 and k is not None
+    note = "" if ok else (f"counterexample: {vcd}" if vcd.exists() else f"log: {work/'proof.full.log'}")
+    rows.append((proof.name, "proof", ok, k, secs, "proven" if ok else "FAILED", note))
+    # The non-vacuity checks.
+    for brk in proof.breaks:
+        vcd = work / f"{brk.name}_cex.vcd"
+        defines = [d for d in (brk.define, brk.drop_assume) if d]
+        text = script(proof, sources(proof, args.gen, args.config, work, brk), defines, "bmc", vcd)
+        rc, secs = run_yosys(text, work / f"{brk.name}.ys", work / f"{brk.name}.log")
+        full = (work / f"{brk.name}.full.log").read_text(errors="replace")
+        refuted = rc != 0 and "SAT proof finished - model found: FAIL!" in full
+        note = f"refuted, trace {vcd}" if refuted else f"NOT refuted: log {work/brk.name}.full.log"
+        rows.append((proof.name, brk.name, refuted, None, secs,
+                     "refuted" if refuted else "FAILED", note))
+    return rows
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("proofs", nargs="*", help="proofs to run (default: all)")
+    ap.add_argument("--gen", default=str(ROOT / "build" / "gen"),
+                    help="generated config packages (cmake writes build/gen)")
+    ap.add_argument("--config", default="small", help="config whose package the RTL reads for "
+                    "its default parameters (the proofs override them)")
+    ap.add_argument("--out", default=str(ROOT / "build" / "formal"), help="work directory")
+    ap.add_argument("--list", action="store_true", help="list the proofs and exit")
+    args = ap.parse_args()
+    if args.list:
+        for p in PROOFS:
+            params = ", ".join(f"{k}={v}" for k, v in p.params.items())
+            print(f"{p.name:12} {p.block:22} {params}\n{'':12} {p.prop}")
+            for b in p.breaks:
+                print(f"{'':12}   break {b.name}: {b.what}")
+        return 0
+    if shutil.which("yosys") is None:
+        print("formal.py: yosys not found (make setup installs it)", file=sys.stderr)
+        return 1
+    chosen = [find(n) for n in args.proofs] if args.proofs else PROOFS
+    rows = []
+    for p in chosen:
+        if p.needs_cfg and not (pathlib.Path(args.gen) / args.config / "flint_cfg_pkg.sv").exists():
+            print(f"formal.py: {args.gen}/{args.config}/flint_cfg_pkg.sv missing (run cmake "
+                  "or make configure first)", file=sys.stderr)
+            return 1
+        for r in run_proof(p, args):
+            rows.append((p,) + r)
+            print(f"  {r[0]:12} {r[1]:20} {r[5]:8} {r[4]:6.2f} s  {r[6]}", flush=True)
+    print()
+    print(f"| proof | block | parameters | check | k | time (s) | result |")
+    print(f"|---|---|---|---|---|---|---|")
+    for p, name, check, ok, k, secs, result, note in rows:
+        params = ", ".join(f"{a}={b}" for a, b in p.params.items())
+        print(f"| {name} | {p.block} | {params} | {check} | {k if k is not None else '-'} "
+              f"| {secs:.2f} | {result} |")
+    failed = [r for r in rows if not r[3]]
+    for p, name, check, ok, k, secs, result, note in failed:
+        print(f"FAIL {name}/{check}: {note}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
