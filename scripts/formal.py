@@ -74,6 +74,8 @@ PROOFS = [
         breaks=[
             Break("prop_early", "property: the tracked element leaves one pop early",
                   define="BREAK_PROP"),
+            Break("no_reset", "assumption dropped: no reset in the first cycle",
+                  drop_assume="DROP_RESET_ASSUME"),
             Break("design_push_full", "design: a push is taken into a full FIFO",
                   edit=("rtl/common/flint_fifo.sv",
                         "assign in_ready_o  = (count_q != CntBits'(Depth)) || out_ready_i;",
@@ -82,6 +84,32 @@ PROOFS = [
                   edit=("rtl/common/flint_fifo.sv",
                         "if (pop) rd_ptr_d = next_ptr(rd_ptr_q);",
                         "if (pop) rd_ptr_d = rd_ptr_q + 1'b1;")),
+        ],
+    ),
+    Proof(
+        name="rr_arb",
+        block="flint_rr_arb",
+        top="flint_rr_arb_props",
+        files=["rtl/common/flint_rr_arb.sv", "tb/formal/flint_rr_arb_props.sv"],
+        params={"N": 3},
+        prop="own asserts (one-hot grant to a requester, stall hold, a_fair); the winner is the "
+             "first requester from the priority pointer; a waiting requester is granted within "
+             "N transfers",
+        taps={"tap_prio": "u_dut.prio_q", "tap_hold": "u_dut.hold_q",
+              "tap_last": "u_dut.last_idx_q",
+              **{f"tap_others[{32 * g + 31}:{32 * g}]": f"u_dut.g_fair[{g}].others_q"
+                 for g in range(3)}},
+        maxsteps=12,
+        bmc_steps=10,
+        breaks=[
+            Break("prop_fixed_prio", "property: claims fixed priority (requester 0 always wins)",
+                  define="BREAK_PROP"),
+            Break("no_reset", "assumption dropped: no reset in the first cycle",
+                  drop_assume="DROP_RESET_ASSUME"),
+            Break("design_no_rotate", "design: the priority never moves",
+                  edit=("rtl/common/flint_rr_arb.sv",
+                        "assign prio_d      = !transfer ? prio_q :",
+                        "assign prio_d      = 1'b1 ? prio_q :")),
         ],
     ),
 ]
@@ -122,7 +150,8 @@ def script(proof, files, defines, mode, vcd):
     if params:
         lines.append(f"chparam {params} {proof.top}")
     lines += [f"prep -top {proof.top} -flatten", "memory"]
-    taps = list(proof.taps) + list(proof.mem_taps)
+    # A tap may be a slice of a wrapper input ("tap_x[7:0]"): the port is its name.
+    taps = sorted({t.split("[")[0] for t in list(proof.taps) + list(proof.mem_taps)})
     if taps:
         lines.append("delete -port " + " ".join(f"{proof.top}/{t}" for t in taps))
         for tap, sig in proof.taps.items():

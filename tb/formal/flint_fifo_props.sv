@@ -49,7 +49,9 @@ module flint_fifo_props #(
   // Reset in the first cycle; resets may come again later (the tracker resets too).
   logic f_init_q = 1'b1;
   always @(posedge clk_i) f_init_q <= 1'b0;
+`ifndef DROP_RESET_ASSUME
   always @(*) if (f_init_q) assume (!rst_ni);
+`endif
 
   // --- shadow count and the tracked element ---------------------------------------------------
   logic [CntBits-1:0] cnt_q;
