@@ -112,6 +112,46 @@ PROOFS = [
                         "assign prio_d      = 1'b1 ? prio_q :")),
         ],
     ),
+    Proof(
+        name="crq_bank",
+        block="flint_bbc_crq_bank",
+        top="flint_bbc_crq_bank_props",
+        files=["rtl/common/flint_sram.sv", "rtl/bbc/flint_bbc_crq_bank.sv",
+               "tb/formal/flint_bbc_crq_bank_props.sv"],
+        params={"Entries": 4, "Slots": 2, "Width": 2},
+        prop="a tracked accepted request is answered exactly once: queued (its slot non-empty, "
+             "`ahead` counting down) xor answered, its answer carries its slot and payload; "
+             "the entry indices partition lists / free FIFO / prefetch / bump",
+        taps={"tap_head": "u_dut.head_q", "tap_tail": "u_dut.tail_q", "tap_cnt": "u_dut.cnt_q",
+              "tap_pend": "u_dut.pend_q", "tap_pend_slot": "u_dut.pend_slot_q",
+              "tap_bump": "u_dut.bump_q", "tap_frd": "u_dut.frd_q", "tap_fwr": "u_dut.fwr_q",
+              "tap_fcnt": "u_dut.fcnt_q", "tap_fin": "u_dut.fin_q", "tap_ob_n": "u_dut.ob_n_q",
+              "tap_ob0": "u_dut.ob0_q", "tap_ob1": "u_dut.ob1_q", "tap_app_idx": "u_dut.app_idx",
+              "tap_next_rd": "u_dut.u_next.rd_data_q", "tap_free_rd": "u_dut.u_free.rd_data_q"},
+        mem_taps={"tap_next": ("u_dut.u_next.mem_q", 4, 2),
+                  "tap_free": ("u_dut.u_free.mem_q", 4, 2),
+                  "tap_pay": ("u_dut.u_payload.mem_q", 4, 2)},
+        maxsteps=6,
+        bmc_steps=8,
+        needs_cfg=True,
+        breaks=[
+            Break("prop_late", "property: claims the answer comes a cycle late",
+                  define="BREAK_PROP"),
+            Break("no_reset", "assumption dropped: no reset in the first cycle",
+                  drop_assume="DROP_RESET_ASSUME"),
+            Break("design_one_entry", "design: an append to a one-entry list being popped "
+                  "links behind the popped entry instead of becoming the head",
+                  edit=("rtl/bbc/flint_bbc_crq_bank.sv",
+                        "if (app_cnt == '0 || (pop_fire && pop_slot_i == app_slot_i && "
+                        "pop_cnt == CntBits'(1))) begin",
+                        "if (app_cnt == '0) begin")),
+            Break("design_free_twice", "design: a popped entry's index is not returned to the "
+                  "free FIFO's write pointer (the FIFO write pointer does not advance)",
+                  edit=("rtl/bbc/flint_bbc_crq_bank.sv",
+                        "fwr_d = (32'(fwr_q) == Entries - 1) ? '0 : fwr_q + 1'b1;",
+                        "fwr_d = fwr_q;")),
+        ],
+    ),
 ]
 
 
