@@ -232,12 +232,29 @@ def induction_depth(full_log):
     return int(ks[-1]) if ks else None
 
 
+def lint(proof, args, work):
+    """Verilator -Wall on the wrapper and its RTL (the wrappers stay lint-clean too)."""
+    if shutil.which("verilator") is None:
+        return True, 0.0, "verilator not found: lint skipped"
+    files = [str(f) for f in sources(proof, args.gen, args.config, work, None)]
+    cmd = ["verilator", "--lint-only", "-Wall", "--assert", f"-I{ROOT / 'rtl' / 'common'}",
+           str(ROOT / "rtl" / "flint.vlt")] + files + ["--top-module", proof.top]
+    cmd += [f"-G{k}={v}" for k, v in proof.params.items()]
+    t0 = time.monotonic()
+    r = subprocess.run(cmd, capture_output=True, text=True, cwd=work)
+    (work / "lint.log").write_text(r.stdout + r.stderr)
+    ok = r.returncode == 0
+    return ok, time.monotonic() - t0, "" if ok else f"log: {work / 'lint.log'}"
+
+
 def run_proof(proof, args):
     work = pathlib.Path(args.out) / proof.name
     if work.exists():
         shutil.rmtree(work)
     work.mkdir(parents=True)
     rows = []
+    ok, secs, note = lint(proof, args, work)
+    rows.append((proof.name, "verilator_lint", ok, None, secs, "clean" if ok else "FAILED", note))
     # The proof.
     vcd = work / "proof_cex.vcd"
     text = script(proof, sources(proof, args.gen, args.config, work, None), [], "induct", vcd)
