@@ -17,7 +17,7 @@ WORKERS ?= $(JOBS)
 SCHEDULER ?=
 
 .PHONY: help setup setup-gui configure build test lint bench synth area report disturb refresh-cost progq-demand results results-rtl rtl-big rtl-paper system waves run \
-        regress pictures clean
+        regress pictures formal clean
 .DEFAULT_GOAL := help
 
 help:
@@ -28,6 +28,8 @@ help:
 	@echo "make lint             Verilator -Wall + Yosys synth of every RTL module (small, paper)"
 	@echo "make bench            benchmarks; results into $(BUILD)/bench and docs/bench.md"
 	@echo "make synth            Yosys synthesis of every block at small (area per module)"
+	@echo "make formal           proofs by induction (Yosys sat) of FIFO, arbiter, CRQ bank, program queue,"
+	@echo "                      each with broken-copy checks; table, counterexample VCDs (docs/formal.md)"
 	@echo "make disturb          read disturb per block, linear vs interleaved placement -> docs/disturb.md"
 	@echo "make refresh-cost     decode-step stall: none / FLINT / in-place refresh -> docs/refresh_cost.md"
 	@echo "make progq-demand     program-queue demand of the rotation at paper -> docs/progq_demand.md"
@@ -105,6 +107,11 @@ rtl-paper: configure
 	@python3 tb/sim/rtl_big_test.py $(BUILD)/sim/flint-sim-big $(BUILD)/sim/flint-trace-gen \
 	  --config paper --model qwen3-235b-a22b --batch 1 --load mount \
 	  --gen-args "--order cta --jitter 0 --layer 1"
+
+# Formal proofs by k-induction at tiny parameters (docs/formal.md): about a minute; no build needed,
+# only the generated config packages. PROOF=name runs one (scripts/formal.py --list).
+formal: configure
+	@python3 scripts/formal.py --gen $(BUILD)/gen --out $(BUILD)/formal $(PROOF)
 
 synth: configure
 	@python3 scripts/synth.py --gen $(BUILD)/gen --config $(CONFIG) --out $(BUILD)/synth

@@ -50,10 +50,18 @@ module flint_sram #(
   assign rd_data_o = rd_data_q;
 
   // An address past Depth would read or write nothing real: the caller's bug, caught here.
+`ifdef FORMAL
+  // Yosys -formal has no $error: the same check as assertions (scripts/formal.py).
+  always @(posedge clk_i) begin
+    if (rd_en_i) assert (32'(rd_addr_i) < Depth);
+    if (wr_en_i) assert (32'(wr_addr_i) < Depth);
+  end
+`else
   always_ff @(posedge clk_i) begin
     if (rd_en_i && 32'(rd_addr_i) >= Depth) $error("%m: read address %0d >= Depth", rd_addr_i);
     if (wr_en_i && 32'(wr_addr_i) >= Depth) $error("%m: write address %0d >= Depth", wr_addr_i);
   end
+`endif
 endmodule
 `endif
 `default_nettype wire

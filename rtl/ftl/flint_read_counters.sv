@@ -275,6 +275,13 @@ module flint_read_counters #(
   assign cmd_rsp_count_o = rsp_count_q;
 
 `ifndef SYNTHESIS
+`ifdef FORMAL
+  // Yosys -formal has no $fatal: the same parameter check as an assertion (scripts/formal.py).
+  always @(posedge clk_i) begin
+    assert (!(TripMargin < 1 || 64'(TripBase) < (64'd1 << StaggerBits) ||
+              64'(CountMax) < 64'(DisturbLimit) || EventDepth < 2));
+  end
+`else
   initial begin
     if (TripMargin < 1 || 64'(TripBase) < (64'd1 << StaggerBits) ||
         64'(CountMax) < 64'(DisturbLimit) || EventDepth < 2) begin
@@ -282,6 +289,7 @@ module flint_read_counters #(
              DisturbLimit, TripMargin, StaggerBits, CountBits);
     end
   end
+`endif
   // The sweep's (die, plane, block) names the counter it writes.
   `FLINT_ASSERT(a_sweep_place, !busy_q || sweep_q == addr(sw_die_q, sw_plane_q, sw_block_q))
   `FLINT_ASSERT_IMPLY(a_sense_stable, $past(rst_ni && sense_valid_i && !sense_ready_o),
