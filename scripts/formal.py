@@ -219,15 +219,14 @@ PROOFS = [
         maxsteps=10,
         bmc_steps=18,
         needs_cfg=True,
-        blocked="RTL bug found by this proof (docs/formal.md, \"Found\"): Yosys 0.23 elaborates "
-                "`localparam logic [CountBits-1:0] CountMax = '1;` as 1, so in every Yosys flow "
-                "(formal, synthesis) a count saturates at 1; the parameter check fails at once",
-        fix=("rtl/ftl/flint_read_counters.sv",
-             "localparam logic [CountBits-1:0] CountMax = '1;",
-             "localparam logic [CountBits-1:0] CountMax = {CountBits{1'b1}};"),
         breaks=[
             Break("prop_plus_one", "property: claims a read answers one more than the count",
                   define="BREAK_PROP"),
+            # The bug this proof found (docs/formal.md, "Found"), put back: it must fail again.
+            Break("design_countmax_1", "design: CountMax = '1, which Yosys 0.23 makes 1",
+                  edit=("rtl/ftl/flint_read_counters.sv",
+                        "localparam logic [CountBits-1:0] CountMax = {CountBits{1'b1}};",
+                        "localparam logic [CountBits-1:0] CountMax = '1;")),
             Break("no_reset", "assumption dropped: no reset in the first cycle",
                   drop_assume="DROP_RESET_ASSUME"),
             Break("design_wraps", "design: the count wraps instead of saturating",
@@ -391,6 +390,9 @@ def main():
     ap.add_argument("--with-fix", action="store_true", help="run a blocked proof on a copy of "
                     "the RTL with its proposed fix applied (the RTL itself is not touched)")
     args = ap.parse_args()
+    # Absolute: the tools run in work directories of their own.
+    args.gen = str(pathlib.Path(args.gen).resolve())
+    args.out = str(pathlib.Path(args.out).resolve())
     if args.list:
         for p in PROOFS:
             params = ", ".join(f"{k}={v}" for k, v in p.params.items())

@@ -79,7 +79,7 @@ module flint_read_counters #(
   output logic [BlockBits-1:0]     evt_block_o,
   output logic                     evt_limit_o
 );
-  localparam logic [CountBits-1:0] CountMax = '1;
+  localparam logic [CountBits-1:0] CountMax = {CountBits{1'b1}};  // not '1: Yosys 0.23 makes that 1
   localparam int unsigned TripBase = DisturbLimit - TripMargin;
 
   function automatic logic [AddrBits-1:0] addr(input logic [DieBits-1:0] die,
