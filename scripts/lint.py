@@ -38,14 +38,16 @@ ELABORATE_ONLY = {
 }
 # Yosys passes too slow for the lint budget (5 to 70 s each: the paper stack top and BBC top
 # (16 dies x 8 CRQ sub-banks to elaborate), the refresh and load paths whose progq, masks and 512
-# stripe columns Yosys elaborates slowly, and the two largest BBC blocks' full synth at small).
-# `lint.py --heavy` runs exactly these, as the ctest lint_yosys_heavy; Verilator lints them here.
+# stripe columns Yosys elaborates slowly). `lint.py --heavy` runs exactly these, as the ctest
+# lint_yosys_heavy; Verilator lints them here. The two largest BBC blocks' full synth at small
+# (too slow for the budget too) is the ctest synth_small_flow's, which fails on the same
+# warnings: here Yosys only elaborates and checks them.
 HEAVY = {
     ("flint_top", "paper"): [],
     ("flint_bbc", "paper"): [],
     ("flint_refresh_inplace_die", "paper"): ["proc", "check -assert"],
-    ("flint_bbc_sched", "small"): ["synth -top flint_bbc_sched"],
-    ("flint_bbc_crq_bank", "small"): ["synth -top flint_bbc_crq_bank"],
+    ("flint_bbc_sched", "small"): ["proc", "check -assert"],
+    ("flint_bbc_crq_bank", "small"): ["proc", "check -assert"],
     ("flint_refresh", "paper"): ["proc", "check -assert"],
     ("flint_refresh_die", "paper"): ["proc", "check -assert"],
     ("flint_loader", "paper"): ["proc", "check -assert"],

@@ -355,6 +355,9 @@ def check(doc, cfgd):
         if not r["ok"]:
             fails.append(f"{m}: {r.get('error')}")
             continue
+        # As make lint: a Yosys warning not listed as benign (YOSYS_BENIGN) is a failure.
+        for w in r.get("warnings", []):
+            fails.append(f"{m}: Yosys: {w}")
         for lib in LIBS:
             lr = r["libs"][lib]
             if lr["stat_area_um2"] is None:
