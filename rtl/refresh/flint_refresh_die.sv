@@ -149,7 +149,7 @@ module flint_refresh_die #(
   output logic [31:0]              limit_o,        // limit events seen
   output logic                     alarm_o,        // a block reached the disturb limit
   output logic                     err_o,
-  output logic [2:0]               err_code_o      // 1 reloc/refused 2 program 3 erase 4 source
+  output logic [2:0]               err_code_o      // a flint_pkg::refresh_err_e value
 );
   localparam int unsigned CountBits = $clog2(Blocks * Pages + 1);
   localparam int unsigned NextBits  = PageBits + 1;
@@ -184,7 +184,7 @@ module flint_refresh_die #(
   logic [31:0] rot_q, forked_q, scrubbed_q, programmed_q, erased_q, dropped_q, poisoned_q;
   logic [31:0] due_cnt_q, limit_cnt_q;
   logic alarm_q, err_q;
-  logic [2:0] code_q;
+  flint_pkg::refresh_err_e code_q;
   logic [$clog2(Settle + 1)-1:0] settle_q;
   // A relocation or counter command has been accepted and its answer is awaited.
   logic rc_wait_q, cc_wait_q;
@@ -657,7 +657,7 @@ module flint_refresh_die #(
       limit_cnt_q <= '0;
       alarm_q <= 1'b0;
       err_q <= 1'b0;
-      code_q <= '0;
+      code_q <= flint_pkg::RefreshErrNone;
       settle_q <= '0;
       rc_wait_q <= 1'b0;
       cc_wait_q <= 1'b0;
@@ -760,18 +760,18 @@ module flint_refresh_die #(
             ls_known_q <= 1'b1;
             if (ls_known_q && rc_rsp_lplane_i != ls_q) begin
               err_q <= 1'b1;
-              code_q <= 3'd4;
+              code_q <= flint_pkg::RefreshErrSource;
             end
           end else begin
             err_q <= 1'b1;  // a source plane with a block it does not map: not a whole plane
-            code_q <= 3'd4;
+            code_q <= flint_pkg::RefreshErrSource;
           end
         end
         StAlloc: if (rc_rsp_valid_i) begin
           idx_q <= idx_q + 1'b1;
           if (!rc_ok || rc_rsp_plane_i != p_q) begin
             err_q <= 1'b1;
-            code_q <= 3'd1;
+            code_q <= flint_pkg::RefreshErrReloc;
           end
           total_q <= '0;
           done_q <= '0;
@@ -781,18 +781,18 @@ module flint_refresh_die #(
           idx_q <= idx_q + 1'b1;
           if (!rc_ok || rc_rsp_plane_i != s_q) begin
             err_q <= 1'b1;
-            code_q <= 3'd1;
+            code_q <= flint_pkg::RefreshErrReloc;
           end
         end
         StErase: begin
           if (er_q == ErCount && cc_rsp_valid_i) idx_q <= idx_q + 1'b1;
           if (er_q == ErRelease && rc_rsp_valid_i && !rc_ok) begin
             err_q <= 1'b1;
-            code_q <= 3'd1;
+            code_q <= flint_pkg::RefreshErrReloc;
           end
           if (er_failed) begin
             err_q <= 1'b1;
-            code_q <= 3'd3;
+            code_q <= flint_pkg::RefreshErrErase;
           end
         end
         default: ;
@@ -841,20 +841,20 @@ module flint_refresh_die #(
       if (pg_q == PgTgt) pg_page_q <= pq_page;
       if (pg_q == PgWait) pg_y_q <= tgt_rd;
       // A program counts when its last line is in (the sequencer programs it next); it is
-      // pending until answered. A failed program or erase halts the die (codes 2, 3), as does an
-      // answer refusing an address (code 1, as a relocation-table failure: the rotation's
-      // addresses came from the table).
+      // pending until answered. A failed program or erase halts the die (RefreshErrProgram,
+      // RefreshErrErase), as does an answer refusing an address (RefreshErrReloc, as a
+      // relocation-table failure: the rotation's addresses came from the table).
       if (pg_go) pg_pend_q <= 1'b1;
       else if (rsp_prog) pg_pend_q <= 1'b0;
       if (pg_beat_go && pq_last) programmed_q <= programmed_q + 1'b1;
       if (rsp_prog && mrsp_i.status == flint_pkg::MaintProgramFail) begin
         err_q <= 1'b1;
-        code_q <= 3'd2;
+        code_q <= flint_pkg::RefreshErrProgram;
       end
       if (er_go) erased_q <= erased_q + 1'b1;
       if (rsp_bad) begin
         err_q <= 1'b1;
-        code_q <= 3'd1;
+        code_q <= flint_pkg::RefreshErrReloc;
       end
     end
   end
