@@ -57,6 +57,18 @@ package flint_pkg;
   } blk_state_e;
   localparam int unsigned BlkStateWidth = 3;
 
+  // Why a refresh die halted (err_code_o of flint_refresh_die and flint_refresh_inplace_die;
+  // RefreshErrNone while err_o is low). The C++ side prints the raw value only (tb/top).
+  typedef enum logic [2:0] {
+    RefreshErrNone    = 3'd0,
+    RefreshErrReloc   = 3'd1,  // the relocation table refused a command or answered for the
+                               // wrong plane, or the sequencer refused an address
+    RefreshErrProgram = 3'd2,  // a program into the phantom (in place: into the block) failed
+    RefreshErrErase   = 3'd3,  // an erase of the source's (in place: the refreshed) block failed
+    RefreshErrSource  = 3'd4   // the source plane is not one whole logical plane
+  } refresh_err_e;
+  localparam int unsigned RefreshErrWidth = 3;
+
   // NAND maintenance sequencer of one die (rtl/nand/flint_maint_seq.sv, docs/nand_seq.md): its
   // page-level transactions. Address fields are wide enough for every config (paper: 6 plane,
   // 8 block, 10 page bits); the sequencer checks its config fits and answers an address past

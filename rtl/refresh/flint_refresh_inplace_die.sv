@@ -85,7 +85,7 @@ module flint_refresh_inplace_die #(
   output logic [31:0]           pending_o,     // blocks due and not yet refreshed
   output logic                  alarm_o,       // a block reached the disturb limit
   output logic                  err_o,
-  output logic [2:0]            err_code_o     // 1 read refused, 2 program, 3 erase
+  output logic [2:0]            err_code_o     // a flint_pkg::refresh_err_e value
 );
   localparam int unsigned BufAddr = $clog2(Pages * Lines);
 
@@ -118,7 +118,7 @@ module flint_refresh_inplace_die #(
   logic cc_wait_q;
   logic [31:0] ref_q, rd_q, prog_q, er_q, pois_q, due_q, lim_q, pend_cnt_q;
   logic alarm_q, err_q;
-  logic [2:0] code_q;
+  flint_pkg::refresh_err_e code_q;
   logic last_page;
   assign last_page = 32'(pg_q) == Pages - 1;
 
@@ -241,7 +241,7 @@ module flint_refresh_inplace_die #(
       pend_cnt_q <= '0;
       alarm_q <= 1'b0;
       err_q <= 1'b0;
-      code_q <= '0;
+      code_q <= flint_pkg::RefreshErrNone;
     end else begin
       st_q <= st_d;
       if (cc_valid_o && cc_ready_i) cc_wait_q <= 1'b1;
@@ -284,10 +284,12 @@ module flint_refresh_inplace_die #(
         prog_q <= prog_q + 1'b1;
         if (!last_page) pg_q <= pg_q + 1'b1;
       end
-      // A failed answer halts the die: 3 erase, 2 program, 1 a read the sequencer refused.
+      // A failed answer halts the die: an erase's, a program's, or a read the sequencer
+      // refused (RefreshErrReloc, as in flint_refresh_die: an address it refused).
       if (rsp_go && rsp_fail) begin
         err_q <= 1'b1;
-        code_q <= (st_q == IpErRsp) ? 3'd3 : (st_q == IpPgRsp) ? 3'd2 : 3'd1;
+        code_q <= (st_q == IpErRsp) ? flint_pkg::RefreshErrErase :
+                  (st_q == IpPgRsp) ? flint_pkg::RefreshErrProgram : flint_pkg::RefreshErrReloc;
       end
     end
   end
