@@ -40,6 +40,7 @@ class Break:
     define: str = ""                           # a `define for the wrapper (BREAK_*), or
     edit: tuple = ()                           # (file, old text, new text) on a copy of the RTL
     drop_assume: str = ""                      # a wrapper `define that removes an assumption
+    steps: int = 0                             # bounded length, if not the proof's bmc_steps
 
 
 @dataclasses.dataclass
@@ -268,14 +269,14 @@ PROOFS = [
                   "tap_rev": ("u_dut.u_rev.mem_q", 6, 5),
                   "tap_pm": ("u_dut.u_plane_map.u_map.mem_q", 2, 3)},
         maxsteps=8,
-        bmc_steps=20,
+        bmc_steps=18,  # reset, the 6-cycle sweep, an Alloc and a Commit
         needs_cfg=True,
         defer=True,
         breaks=[
             Break("prop_identity", "property: claims the map stays the identity",
                   define="BREAK_PROP"),
             Break("no_reset", "assumption dropped: no reset in the first cycle",
-                  drop_assume="DROP_RESET_ASSUME"),
+                  drop_assume="DROP_RESET_ASSUME", steps=4),
             Break("design_commit_no_rev", "design: Commit forgets the reverse write of its "
                   "destination (it stays Reserved)",
                   edit=("rtl/ftl/flint_reloc_table.sv",
@@ -293,7 +294,7 @@ PROOFS = [
                         "              rev_wr_en   = 1'b1;",
                         "            if (rev_state == flint_pkg::BlkReserved || "
                         "rev_state == flint_pkg::BlkVacated) begin\n"
-                        "              rev_wr_en   = 1'b0;")),
+                        "              rev_wr_en   = 1'b0;"), steps=16),
             Break("design_no_vacate", "design: Commit skips its second write (the source "
                   "block stays Mapped)",
                   edit=("rtl/ftl/flint_reloc_table.sv",
@@ -341,7 +342,7 @@ def sources(proof, gen, config, workdir, brk, with_fix=False):
     return files
 
 
-def script(proof, files, defines, mode, vcd):
+def script(proof, files, defines, mode, vcd, steps=0):
     """The Yosys script: mode 'induct' (the proof) or 'bmc' (a break must fail)."""
     defs = " ".join(f"-D{d}" for d in defines)
     inc = f"-I{ROOT / 'rtl' / 'common'}"
@@ -371,7 +372,7 @@ def script(proof, files, defines, mode, vcd):
     if mode == "induct":
         lines.append(f"sat -tempinduct {common} -maxsteps {proof.maxsteps} -dump_vcd {vcd}")
     else:
-        lines.append(f"sat -seq {proof.bmc_steps} {common} -dump_vcd {vcd}")
+        lines.append(f"sat -seq {steps or proof.bmc_steps} {common} -dump_vcd {vcd}")
     return "\n".join(lines) + "\n"
 
 
@@ -430,7 +431,7 @@ def run_proof(proof, args):
         vcd = work / f"{brk.name}_cex.vcd"
         defines = [d for d in (brk.define, brk.drop_assume) if d]
         text = script(proof, sources(proof, args.gen, args.config, work, brk, args.with_fix),
-                      defines, "bmc", vcd)
+                      defines, "bmc", vcd, brk.steps)
         rc, secs = run_yosys(text, work / f"{brk.name}.ys", work / f"{brk.name}.log")
         full = (work / f"{brk.name}.full.log").read_text(errors="replace")
         refuted = rc != 0 and "SAT proof finished - model found: FAIL!" in full
