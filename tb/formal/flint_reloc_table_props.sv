@@ -10,6 +10,7 @@
 //     that (die, block index) is pending, and a pending (die, b) has exactly one Reserved block;
 //   - the Planes copies of a block index are on distinct planes, none the phantom plane;
 //   - a Release of a Reserved or Vacated block puts it into the pool (Free) in the next cycle;
+//   - a Bad block stays Bad (never back in the pool, never mapped or reserved);
 //   - the module's own assertions (handshakes, a_lk_not_phantom, a_commit_on_phantom, ...).
 // The command FSM's in-between states have invariants of their own (below, "phases"): what the
 // read registers hold, the reservation an Alloc has not yet made, and in StVacate (between
@@ -322,8 +323,25 @@ module flint_reloc_table_props #(
     end
   end
 
+  // Bad blocks leave the pool for good: a word Bad outside the sweep stays Bad.
+  logic [RevEntries-1:0] bad_q, bad_now;
+  logic bad_valid_q;
+  always @(*) begin
+    for (int unsigned a = 0; a < RevEntries; a++) bad_now[a] = rev_w[a][RevWidth-1 -: 3] == SBad;
+  end
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      bad_q       <= '0;
+      bad_valid_q <= 1'b0;
+    end else begin
+      bad_q       <= bad_now;
+      bad_valid_q <= tap_st != StInit;
+    end
+  end
+
   always @(posedge clk_i) begin
     if (rst_ni && !f_init_q) begin
+      if (bad_valid_q) a_bad_stays_bad: assert ((bad_q & ~bad_now) == '0);
       a_state: assert (tap_st <= StVacate);
       if (tap_rsp_valid) a_rsp_idle: assert (tap_st == StIdle || tap_st == StVacate);
       if (tap_lk_fresh) a_lk_fresh: assert (lk_rsp_valid);
