@@ -261,7 +261,7 @@ PROOFS = [
               "tap_src_plane": "u_dut.src_plane_q", "tap_src_block": "u_dut.src_block_q",
               "tap_ini_die": "u_dut.ini_die_q", "tap_ini_plane": "u_dut.ini_plane_q",
               "tap_ini_block": "u_dut.ini_block_q", "tap_rsp_valid": "u_dut.rsp_valid_q",
-              "tap_lk_fresh": "u_dut.lk_fresh_q", "tap_pm_busy": "u_dut.u_plane_map.busy_q",
+              "tap_lk_fresh": "u_dut.lk_fresh_q", "tap_lk_hold": "u_dut.lk_hold_q", "tap_pm_busy": "u_dut.u_plane_map.busy_q",
               "tap_pm_sweep": "u_dut.u_plane_map.sweep_q", "tap_fwd_rd": "u_dut.u_fwd.rd_data_q",
               "tap_rev_rd": "u_dut.u_rev.rd_data_q",
               "tap_pm_rd": "u_dut.u_plane_map.u_map.rd_data_q"},
@@ -269,12 +269,12 @@ PROOFS = [
                   "tap_rev": ("u_dut.u_rev.mem_q", 6, 5),
                   "tap_pm": ("u_dut.u_plane_map.u_map.mem_q", 2, 3)},
         maxsteps=8,
-        bmc_steps=18,  # reset, the 6-cycle sweep, an Alloc and a Commit
+        bmc_steps=18,  # each check sets its own: reset, the 6-cycle sweep, an Alloc, a Commit
         needs_cfg=True,
         defer=True,
         breaks=[
-            Break("prop_identity", "property: claims the map stays the identity",
-                  define="BREAK_PROP"),
+            Break("prop_all_free", "property: claims every block not mapped is Free (in the "
+                  "pool), which a reservation refutes", define="BREAK_PROP", steps=12),
             Break("no_reset", "assumption dropped: no reset in the first cycle",
                   drop_assume="DROP_RESET_ASSUME", steps=4),
             Break("design_commit_no_rev", "design: Commit forgets the reverse write of its "
@@ -285,7 +285,8 @@ PROOFS = [
                         "        rev_wr_data = rev_word(flint_pkg::BlkMapped, l_q, b_q);",
                         "        rev_wr_en   = 1'b0;\n"
                         "        rev_wr_addr = rev_addr(die_q, plane_q, block_q);\n"
-                        "        rev_wr_data = rev_word(flint_pkg::BlkMapped, l_q, b_q);")),
+                        "        rev_wr_data = rev_word(flint_pkg::BlkMapped, l_q, b_q);"),
+                  steps=18),
             Break("design_release_keeps", "design: Release does not return the block to the "
                   "pool (no reverse write)",
                   edit=("rtl/ftl/flint_reloc_table.sv",
@@ -295,11 +296,17 @@ PROOFS = [
                         "            if (rev_state == flint_pkg::BlkReserved || "
                         "rev_state == flint_pkg::BlkVacated) begin\n"
                         "              rev_wr_en   = 1'b0;"), steps=16),
+            Break("design_lk_stale", "design: a lookup answers the previous lookup's word "
+                  "(the held copy, not the fresh read)",
+                  edit=("rtl/ftl/flint_reloc_table.sv",
+                        "assign lk_word          = lk_fresh_q ? {fwd_rd_data, pm_rd_phantom} : "
+                        "lk_hold_q;",
+                        "assign lk_word          = lk_hold_q;"), steps=10),
             Break("design_no_vacate", "design: Commit skips its second write (the source "
                   "block stays Mapped)",
                   edit=("rtl/ftl/flint_reloc_table.sv",
                         "        st_d = StVacate;",
-                        "        st_d = StIdle;")),
+                        "        st_d = StIdle;"), steps=18),
         ],
     ),
 ]

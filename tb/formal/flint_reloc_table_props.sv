@@ -11,6 +11,8 @@
 //   - the Planes copies of a block index are on distinct planes, none the phantom plane;
 //   - a Release of a Reserved or Vacated block puts it into the pool (Free) in the next cycle;
 //   - a Bad block stays Bad (never back in the pool, never mapped or reserved);
+//   - a lookup answers the mapping (and the phantom plane) as it stands in the cycle the lookup
+//     is accepted, so one accepted from a Commit's response cycle on sees the new mapping;
 //   - the module's own assertions (handshakes, a_lk_not_phantom, a_commit_on_phantom, ...).
 // The command FSM's in-between states have invariants of their own (below, "phases"): what the
 // read registers hold, the reservation an Alloc has not yet made, and in StVacate (between
@@ -21,7 +23,7 @@
 // The assertions below run in clocked blocks gated by rst_ni, which the block resets on
 // asynchronously: as the RTL's (rtl/flint.vlt), waived for Verilator's lint of this file.
 /* verilator lint_off SYNCASYNCNET */
-// Index arithmetic in int unsigned, and e_identity used only by the broken property.
+// Index arithmetic in int unsigned, and e_not_pool used only by the broken property.
 /* verilator lint_off UNUSEDSIGNAL */
 module flint_reloc_table_props #(
   parameter int unsigned Dies   = 1,
@@ -71,6 +73,7 @@ module flint_reloc_table_props #(
   input logic [BlockBits-1:0]      tap_ini_block,
   input logic                      tap_rsp_valid,
   input logic                      tap_lk_fresh,
+  input logic [FwdWidth+PhysPlaneBits-1:0] tap_lk_hold,  // the lookup answer held
   input logic                      tap_pm_busy,    // the plane map's sweep
   input logic [PmAddrBits-1:0]     tap_pm_sweep,
   input logic [FwdWidth-1:0]       tap_fwd_rd,     // the SRAMs' read registers
@@ -119,7 +122,7 @@ module flint_reloc_table_props #(
     .cmd_rsp_lblock_o(cmd_rsp_lblock)
   );
   logic unused;
-  assign unused = ^{busy, cmd_rsp_valid, lk_rsp_plane, lk_rsp_phantom, lk_rsp_block, cmd_rsp_status,
+  assign unused = ^{busy, cmd_rsp_valid, cmd_rsp_status,
                     cmd_rsp_state, cmd_rsp_plane, cmd_rsp_block, cmd_rsp_lblock, cmd_rsp_lplane};
 
   logic f_init_q = 1'b1;
@@ -189,7 +192,7 @@ module flint_reloc_table_props #(
 
   // --- the table invariant (outside the sweep) --------------------------------------------------
   logic e_fwd_range, e_fwd_back, e_code, e_mapped_back, e_owner, e_res_phantom, e_res_once,
-        e_planes, e_identity;
+        e_planes, e_not_pool;
   always @(*) begin
     logic [FwdWidth-1:0] f;
     logic [RevWidth-1:0] r;
@@ -199,7 +202,7 @@ module flint_reloc_table_props #(
     logic [1:0] nres;
     e_fwd_range = 1'b0; e_fwd_back = 1'b0; e_code = 1'b0; e_mapped_back = 1'b0;
     e_owner = 1'b0; e_res_phantom = 1'b0; e_res_once = 1'b0; e_planes = 1'b0;
-    e_identity = 1'b0;
+    e_not_pool = 1'b0;
     // Forward: each logical block onto a physical block whose reverse word names it back.
     for (int unsigned d = 0; d < Dies; d++) begin
       for (int unsigned l = 0; l < Planes; l++) begin
@@ -207,7 +210,6 @@ module flint_reloc_table_props #(
           f = fwd_w[fwd_i(d, l, b)];
           pp = 32'(f[BlockBits +: PhysPlaneBits]);
           pb = 32'(f[0 +: BlockBits]);
-          if (f != {PhysPlaneBits'(l), BlockBits'(b)}) e_identity = 1'b1;
           if (pp >= PhysPlanes || pb >= Blocks) e_fwd_range = 1'b1;
           else if (rev_e[rev_i(d, pp, pb)] != rword(SMapped, l, b)) e_fwd_back = 1'b1;
         end
@@ -222,6 +224,7 @@ module flint_reloc_table_props #(
           rl = 32'(r[BlockBits +: PlaneBits]);
           rb = 32'(r[0 +: BlockBits]);
           if (st > SBad) e_code = 1'b1;
+          if (st != SMapped && st != SFree) e_not_pool = 1'b1;
           if (st == SMapped) begin
             if (rl >= Planes || rb >= Blocks ||
                 fwd_w[fwd_i(d, rl, rb)] != {PhysPlaneBits'(p), BlockBits'(q)}) begin
@@ -323,6 +326,16 @@ module flint_reloc_table_props #(
     end
   end
 
+  // A lookup answers the mapping and the phantom plane as they stand in the cycle it is accepted
+  // (a Commit's writes land at the end of the cycle before its response becomes valid).
+  logic [FwdWidth+PhysPlaneBits-1:0] lk_exp_q;
+  always @(posedge clk_i) begin
+    if (lk_valid_i && lk_ready) begin
+      lk_exp_q <= {fwd_w[fwd_i(32'(lk_die_i), 32'(lk_plane_i), 32'(lk_block_i))],
+                   pm_w[32'(lk_die_i) * Blocks + 32'(lk_block_i)][0 +: PhysPlaneBits]};
+    end
+  end
+
   // Bad blocks leave the pool for good: a word Bad outside the sweep stays Bad.
   logic [RevEntries-1:0] bad_q, bad_now;
   logic bad_valid_q;
@@ -345,6 +358,14 @@ module flint_reloc_table_props #(
       a_state: assert (tap_st <= StVacate);
       if (tap_rsp_valid) a_rsp_idle: assert (tap_st == StIdle || tap_st == StVacate);
       if (tap_lk_fresh) a_lk_fresh: assert (lk_rsp_valid);
+      // The lookup answer: the read registers, then the held copy, carry the expected word.
+      if (lk_rsp_valid) begin
+        a_lk_answer: assert ({lk_rsp_plane, lk_rsp_block, lk_rsp_phantom} == lk_exp_q);
+      end
+      if (tap_lk_fresh) begin
+        a_lk_read: assert ({tap_fwd_rd, tap_pm_rd[0 +: PhysPlaneBits]} == lk_exp_q);
+      end
+      if (lk_rsp_valid && !tap_lk_fresh) a_lk_held: assert (tap_lk_hold == lk_exp_q);
       if (tap_st == StInit) begin
         // The sweep: the words it passed hold the identity map and a free extra plane; the
         // plane map's sweep runs beside it, one word a cycle from the same reset.
@@ -361,8 +382,9 @@ module flint_reloc_table_props #(
         a_fwd_range: assert (!e_fwd_range);
         a_fwd_back: assert (!e_fwd_back);
 `else
-        // Broken on purpose (non-vacuity): claims the map stays the identity.
-        a_fwd_back: assert (!e_fwd_back && !e_identity);
+        // Broken on purpose (non-vacuity): claims every block not mapped is in the pool (Free),
+        // which a reservation refutes.
+        a_fwd_back: assert (!e_fwd_back && !e_not_pool);
 `endif
         a_state_code: assert (!e_code);
         a_mapped_back: assert (!e_mapped_back);
