@@ -29,7 +29,8 @@ help:
 	@echo "make bench            benchmarks; results into $(BUILD)/bench and docs/bench.md"
 	@echo "make synth            Yosys synthesis of every block at small (area per module)"
 	@echo "make formal           proofs by induction (Yosys sat) of FIFO, arbiter, CRQ bank, program queue,"
-	@echo "                      read counters, each with broken-copy checks; table, counterexample VCDs"
+	@echo "                      read counters, relocation table, each with broken-copy checks; table,"
+	@echo "                      counterexample VCDs"
 	@echo "                      (docs/formal.md)"
 	@echo "make disturb          read disturb per block, linear vs interleaved placement -> docs/disturb.md"
 	@echo "make refresh-cost     decode-step stall: none / FLINT / in-place refresh -> docs/refresh_cost.md"
@@ -109,7 +110,7 @@ rtl-paper: configure
 	  --config paper --model qwen3-235b-a22b --batch 1 --load mount \
 	  --gen-args "--order cta --jitter 0 --layer 1"
 
-# Formal proofs by k-induction at tiny parameters (docs/formal.md): about a minute; no build needed,
+# Formal proofs by k-induction at tiny parameters (docs/formal.md): under 2 minutes; no build needed,
 # only the generated config packages. PROOF=name runs one (scripts/formal.py --list).
 formal: configure
 	@python3 scripts/formal.py --gen $(BUILD)/gen --out $(BUILD)/formal $(PROOF)

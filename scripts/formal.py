@@ -40,6 +40,7 @@ class Break:
     define: str = ""                           # a `define for the wrapper (BREAK_*), or
     edit: tuple = ()                           # (file, old text, new text) on a copy of the RTL
     drop_assume: str = ""                      # a wrapper `define that removes an assumption
+    steps: int = 0                             # bounded length, if not the proof's bmc_steps
 
 
 @dataclasses.dataclass
@@ -61,6 +62,9 @@ class Proof:
     # --with-fix on a copy of the RTL with `fix` (file, old text, new text) applied.
     blocked: str = ""
     fix: tuple = ()
+    # read_verilog -defer: elaborate only at the proof's parameters (a module whose defaults,
+    # from the generated config, are slow to elaborate: flint_reloc_table's whole-table checks).
+    defer: bool = False
 
 
 PROOFS = [
@@ -240,6 +244,71 @@ PROOFS = [
                         "new_count;")),
         ],
     ),
+    Proof(
+        name="reloc",
+        block="flint_reloc_table",
+        top="flint_reloc_table_props",
+        files=["rtl/common/flint_sram.sv", "rtl/ftl/flint_plane_map.sv",
+               "rtl/ftl/flint_reloc_table.sv", "tb/formal/flint_reloc_table_props.sv"],
+        params={"Dies": 1, "Planes": 2, "Blocks": 2},
+        prop="the relocation table stays a bijection with its free pool: every logical block "
+             "onto a physical block Mapped back to it, every other block Free/Reserved/Vacated/"
+             "Bad once, a reservation on its block index's phantom iff pending, distinct planes; "
+             "invariants of Alloc's and Commit's in-between states; the module's own asserts",
+        taps={"tap_st": "u_dut.st_q", "tap_op": "u_dut.op_q", "tap_die": "u_dut.die_q",
+              "tap_plane": "u_dut.plane_q", "tap_block": "u_dut.block_q", "tap_l": "u_dut.l_q",
+              "tap_b": "u_dut.b_q", "tap_h": "u_dut.h_q", "tap_scan": "u_dut.scan_q",
+              "tap_src_plane": "u_dut.src_plane_q", "tap_src_block": "u_dut.src_block_q",
+              "tap_ini_die": "u_dut.ini_die_q", "tap_ini_plane": "u_dut.ini_plane_q",
+              "tap_ini_block": "u_dut.ini_block_q", "tap_rsp_valid": "u_dut.rsp_valid_q",
+              "tap_lk_fresh": "u_dut.lk_fresh_q", "tap_lk_hold": "u_dut.lk_hold_q", "tap_pm_busy": "u_dut.u_plane_map.busy_q",
+              "tap_pm_sweep": "u_dut.u_plane_map.sweep_q", "tap_fwd_rd": "u_dut.u_fwd.rd_data_q",
+              "tap_rev_rd": "u_dut.u_rev.rd_data_q",
+              "tap_pm_rd": "u_dut.u_plane_map.u_map.rd_data_q"},
+        mem_taps={"tap_fwd": ("u_dut.u_fwd.mem_q", 4, 3),
+                  "tap_rev": ("u_dut.u_rev.mem_q", 6, 5),
+                  "tap_pm": ("u_dut.u_plane_map.u_map.mem_q", 2, 3)},
+        maxsteps=8,
+        bmc_steps=18,  # each check sets its own: reset, the 6-cycle sweep, an Alloc, a Commit
+        needs_cfg=True,
+        defer=True,
+        breaks=[
+            Break("prop_all_free", "property: claims every block not mapped is Free (in the "
+                  "pool), which a reservation refutes", define="BREAK_PROP", steps=12),
+            Break("no_reset", "assumption dropped: no reset in the first cycle",
+                  drop_assume="DROP_RESET_ASSUME", steps=4),
+            Break("design_commit_no_rev", "design: Commit forgets the reverse write of its "
+                  "destination (it stays Reserved)",
+                  edit=("rtl/ftl/flint_reloc_table.sv",
+                        "        rev_wr_en   = 1'b1;\n"
+                        "        rev_wr_addr = rev_addr(die_q, plane_q, block_q);\n"
+                        "        rev_wr_data = rev_word(flint_pkg::BlkMapped, l_q, b_q);",
+                        "        rev_wr_en   = 1'b0;\n"
+                        "        rev_wr_addr = rev_addr(die_q, plane_q, block_q);\n"
+                        "        rev_wr_data = rev_word(flint_pkg::BlkMapped, l_q, b_q);"),
+                  steps=18),
+            Break("design_release_keeps", "design: Release does not return the block to the "
+                  "pool (no reverse write)",
+                  edit=("rtl/ftl/flint_reloc_table.sv",
+                        "            if (rev_state == flint_pkg::BlkReserved || "
+                        "rev_state == flint_pkg::BlkVacated) begin\n"
+                        "              rev_wr_en   = 1'b1;",
+                        "            if (rev_state == flint_pkg::BlkReserved || "
+                        "rev_state == flint_pkg::BlkVacated) begin\n"
+                        "              rev_wr_en   = 1'b0;"), steps=16),
+            Break("design_lk_stale", "design: a lookup answers the previous lookup's word "
+                  "(the held copy, not the fresh read)",
+                  edit=("rtl/ftl/flint_reloc_table.sv",
+                        "assign lk_word          = lk_fresh_q ? {fwd_rd_data, pm_rd_phantom} : "
+                        "lk_hold_q;",
+                        "assign lk_word          = lk_hold_q;"), steps=10),
+            Break("design_no_vacate", "design: Commit skips its second write (the source "
+                  "block stays Mapped)",
+                  edit=("rtl/ftl/flint_reloc_table.sv",
+                        "        st_d = StVacate;",
+                        "        st_d = StIdle;"), steps=18),
+        ],
+    ),
 ]
 
 
@@ -280,11 +349,12 @@ def sources(proof, gen, config, workdir, brk, with_fix=False):
     return files
 
 
-def script(proof, files, defines, mode, vcd):
+def script(proof, files, defines, mode, vcd, steps=0):
     """The Yosys script: mode 'induct' (the proof) or 'bmc' (a break must fail)."""
     defs = " ".join(f"-D{d}" for d in defines)
     inc = f"-I{ROOT / 'rtl' / 'common'}"
-    lines = [f"read_verilog -sv -formal {defs} {inc} {' '.join(str(f) for f in files)}"]
+    defer = "-defer " if proof.defer else ""
+    lines = [f"read_verilog {defer}-sv -formal {defs} {inc} {' '.join(str(f) for f in files)}"]
     params = " ".join(f"-set {k} {v}" for k, v in proof.params.items())
     if params:
         lines.append(f"chparam {params} {proof.top}")
@@ -309,7 +379,7 @@ def script(proof, files, defines, mode, vcd):
     if mode == "induct":
         lines.append(f"sat -tempinduct {common} -maxsteps {proof.maxsteps} -dump_vcd {vcd}")
     else:
-        lines.append(f"sat -seq {proof.bmc_steps} {common} -dump_vcd {vcd}")
+        lines.append(f"sat -seq {steps or proof.bmc_steps} {common} -dump_vcd {vcd}")
     return "\n".join(lines) + "\n"
 
 
@@ -368,7 +438,7 @@ def run_proof(proof, args):
         vcd = work / f"{brk.name}_cex.vcd"
         defines = [d for d in (brk.define, brk.drop_assume) if d]
         text = script(proof, sources(proof, args.gen, args.config, work, brk, args.with_fix),
-                      defines, "bmc", vcd)
+                      defines, "bmc", vcd, brk.steps)
         rc, secs = run_yosys(text, work / f"{brk.name}.ys", work / f"{brk.name}.log")
         full = (work / f"{brk.name}.full.log").read_text(errors="replace")
         refuted = rc != 0 and "SAT proof finished - model found: FAIL!" in full
