@@ -59,7 +59,7 @@ foreach(dir common nand ftl bbc ecc refresh top)
 endforeach()
 
 # flint_verilate(<target> TOP <module> CONFIG <cfg> [PREFIX <name>] [SOURCES ...] [ARGS ...]
-#                [XHUNT] [QUICK] [COVERAGE])
+#                [XHUNT] [QUICK] [COVERAGE] [UNITS <fast> <slow>])
 # Verilates <module> (found under rtl/ by name, or in SOURCES) against the generated config
 # package of <cfg> into a static library of its own, `vl_<PREFIX>`, and links it into <target>.
 # PREFIX defaults to V<module>_<cfg>. A design used by several executables (the stack top by
@@ -68,8 +68,17 @@ endforeach()
 # turned on at run time. XHUNT: --x-assign unique instead of fast. XHUNT or QUICK: the
 # per-cycle code at FLINT_VERILATED_OPT_QUICK (a design only tests run). COVERAGE: coverage even
 # outside the coverage build (the coverage flow's own test needs one instrumented design).
+# UNITS: at most this many translation units of per-cycle and of run-once code (flint_unity;
+# default FLINT_UNITY_FAST / _SLOW), for a design of tens of MB of C++ (the paper top).
 function(flint_verilate target)
-  cmake_parse_arguments(FV "XHUNT;QUICK;COVERAGE" "TOP;CONFIG;PREFIX" "SOURCES;ARGS" ${ARGN})
+  cmake_parse_arguments(FV "XHUNT;QUICK;COVERAGE" "TOP;CONFIG;PREFIX" "SOURCES;ARGS;UNITS" ${ARGN})
+  set(units ${FLINT_UNITY_FAST} ${FLINT_UNITY_SLOW})
+  if(FV_UNITS)
+    set(units ${FV_UNITS})
+  elseif(FLINT_COVERAGE OR FV_COVERAGE)
+    # Coverage counters make the generated C++ about 4x larger (docs/build.md).
+    set(units 12 10)
+  endif()
   if(NOT FV_PREFIX)
     set(FV_PREFIX V${FV_TOP}_${FV_CONFIG})
   endif()
@@ -146,7 +155,7 @@ function(flint_verilate target)
             ${CMAKE_SOURCE_DIR}/cmake/flint_vdeps.cmake
     DEPFILE ${vdir}/${FV_PREFIX}.d
     COMMENT "Verilating ${FV_TOP} at ${FV_CONFIG} (${FV_PREFIX})" VERBATIM)
-  flint_unity(${lib} ${FV_PREFIX} ${vdir} ${opt_fast})
+  flint_unity(${lib} ${FV_PREFIX} ${vdir} ${opt_fast} ${units})
   target_include_directories(${lib} PUBLIC ${vdir})
   set(vm_coverage 0)
   if(coverage)
@@ -158,22 +167,27 @@ function(flint_verilate target)
   target_link_libraries(${target} PRIVATE ${lib})
 endfunction()
 
-# flint_unity(<lib> <prefix> <dir> <fast opt>): the C++ Verilator writes for a design compiled a
+# flint_unity(<lib> <prefix> <dir> <fast opt> <fast units> <slow units>): the C++ Verilator writes
+# for a design compiled a
 # few files at a time. Verilator splits a design into many small files, each of which parses
 # verilated.h again; one translation unit for up to FLINT_UNITY_BYTES of them cuts the compile
 # time by about a third (docs/build.md). Per-cycle code (_FAST) and run-once code (_SLOW) stay
 # apart, each at its own optimisation level. The units are written in the build, each time
 # Verilator has run (cmake/flint_unity.cmake), from the list of files that run wrote; how many
-# there are is fixed here: FLINT_UNITY_FAST / _SLOW at most, of which a small design fills one
-# and leaves the rest empty (an empty unit compiles in milliseconds).
+# there are is fixed here: <fast units> / <slow units> at most (FLINT_UNITY_FAST / _SLOW unless
+# flint_verilate's UNITS says otherwise), of which a small design fills one and leaves the rest
+# empty (an empty unit compiles in milliseconds).
 set(FLINT_UNITY_BYTES 2000000)
 set(FLINT_UNITY_FAST 4)
 set(FLINT_UNITY_SLOW 2)
-function(flint_unity lib prefix vdir opt_fast)
+function(flint_unity lib prefix vdir opt_fast fast_units slow_units)
   set(counts)
   set(outputs)
   foreach(kind FAST SLOW)
-    set(n ${FLINT_UNITY_${kind}})
+    set(n ${fast_units})
+    if(kind STREQUAL "SLOW")
+      set(n ${slow_units})
+    endif()
     set(units)
     math(EXPR last "${n} - 1")
     foreach(k RANGE ${last})

@@ -375,7 +375,8 @@ def script(proof, files, defines, mode, vcd, steps=0):
     # which fails the step for ever (docs/formal.md, "Flow"). The base case still starts from
     # reset: the wrapper's f_init_q (init attribute 1) assumes rst_ni low in the first cycle,
     # and every other flop and memory word starts at an arbitrary (defined) value.
-    common = "-prove-asserts -set-assumes -verify"
+    # -show-inputs -show-regs: without them the VCD holds the first step only.
+    common = "-prove-asserts -set-assumes -verify -show-inputs -show-regs"
     if mode == "induct":
         lines.append(f"sat -tempinduct {common} -maxsteps {proof.maxsteps} -dump_vcd {vcd}")
     else:
