@@ -3,7 +3,8 @@
 both of FLINT's liberty files (synth/lib/), with SRAM macros kept as blackboxes and priced by
 the SRAM model (synth/sram_model.py), plus a first-order timing estimate (synth/sta.py).
 
-Usage: synth.py --gen BUILD/gen --config small --out BUILD/synth [--jobs 2] [--check] [module..]
+Usage: synth.py --gen BUILD/gen --config small --out BUILD/synth [--jobs 2] [--check] [--flat]
+       [module..]
 Writes OUT/<config>/synth.json and OUT/<config>/synth.md, and per module OUT/<config>/<module>/
 (synth.ys, yosys.log, netlists). --check fails (exit 1) unless every module synthesizes with
 both libraries, every cell is a liberty cell or flint_sram, our area sum equals Yosys' stat,
@@ -49,12 +50,16 @@ def main():
     ap.add_argument("--out", required=True, type=pathlib.Path)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--check", action="store_true", help="assert the flow's invariants")
+    ap.add_argument("--flat", action="store_true",
+                    help="synthesize the glue modules (yosys_flow.GLUE: the BBC top) flat, "
+                         "their blocks inside, for paths across the blocks (minutes at small)")
     ap.add_argument("names", nargs="*", help="module names (default: every module)")
     args = ap.parse_args()
     t0 = time.time()
     try:
         cfgd = yosys_flow.load_config(args.gen, args.config)
-        doc = yosys_flow.run_flow(args.gen, args.config, args.out, args.jobs, args.names)
+        doc = yosys_flow.run_flow(args.gen, args.config, args.out, args.jobs, args.names,
+                                      args.flat)
     except (yosys_flow.FlowError, sram_model.ModelError) as e:
         print(f"synth: {e}", file=sys.stderr)
         return 2

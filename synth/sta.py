@@ -9,7 +9,10 @@ Startpoints: flop outputs (clk->Q), SRAM read data (the macro's access time from
 model, passed in), module inputs (arrival 0: a block's inputs are assumed to come straight
 from a flop of the neighbour, so in->* paths miss that flop's clk->Q and are partial).
 Endpoints: flop D (setup), SRAM inputs (same setup as a flop: an assumption, CACTI gives none),
-module outputs (required at the period; partial paths). Async clear/preset pins are not timed
+module outputs (required at the period; partial paths). In a glue run (a module whose large
+blocks stay cells, synth/yosys_flow.py GLUE) a block's output pins start paths and its input
+pins end them like the module's own ports ("blk"): the block's side of such a path is timed in
+the block's own run. Async clear/preset pins are not timed
 (reset is a recovery/removal question, out of scope). No slews, no wire resistance, single
 corner: an estimate to tell 0.3 ns from 3 ns, not sign-off.
 
@@ -47,7 +50,7 @@ def _bit_names(mod):
 
 
 def analyse(mod, cells, period_ps, sram_access_ps, *, wire_ff, out_load_ff, sram_pin_ff,
-            sram_setup_ps, tree_limit=8, top_paths=3, flop_names=None):
+            sram_setup_ps, tree_limit=8, top_paths=3, flop_names=None, blocks=()):
     """mod: one module of the Yosys JSON (flattened top). cells: gen_liberty.cell_table(lib).
     sram_access_ps(cell_name, params) -> access time. Returns a dict with the worst paths per
     category and overall."""
@@ -72,6 +75,21 @@ def analyse(mod, cells, period_ps, sram_access_ps, *, wire_ff, out_load_ff, sram
                         drivers[b] = ("sram", cname, pin)
                     else:
                         sinks.setdefault(b, []).append((cname, pin, sram_pin_ff))
+            continue
+        if ctype in blocks:
+            # A block left as a cell (a glue run): its outputs start paths as a module's
+            # inputs do, its inputs end them as a module's outputs do (partial paths).
+            dirs = c.get("port_directions", {})
+            for pin, bits in conns.items():
+                if pin not in dirs:
+                    raise StaError(f"{ctype}: pin {pin} without a direction")
+                for b in bits:
+                    if not isinstance(b, int):
+                        continue
+                    if dirs[pin] == "output":
+                        drivers[b] = ("blk", cname, pin)
+                    else:
+                        sinks.setdefault(b, []).append(("<blk>", f"{cname}.{pin}", out_load_ff))
             continue
         lc = cells.get(ctype)
         if lc is None:
@@ -143,6 +161,9 @@ def analyse(mod, cells, period_ps, sram_access_ps, *, wire_ff, out_load_ff, sram
         if kind == "in":
             arrival[b] = 0.0
             prev[b] = (None, ("in", names.get(b, cname)), None)
+        elif kind == "blk":
+            arrival[b] = 0.0
+            prev[b] = (None, ("blk", f"{cname}.{pin}"), None)
         elif kind == "flop":
             lc = flops[cname][0]
             arrival[b] = net_delay(lc, b)
@@ -207,6 +228,8 @@ def analyse(mod, cells, period_ps, sram_access_ps, *, wire_ff, out_load_ff, sram
         for cname, pin, _ in lst:
             if cname == "<out>":
                 end, req = ("out", names.get(b, pin)), period_ps
+            elif cname == "<blk>":
+                end, req = ("blk", pin), period_ps
             elif cname in flops:
                 lc = flops[cname][0]
                 if pin != "D":

@@ -54,6 +54,17 @@ NOT_FLAT = {
 }
 
 
+# Modules synthesized as glue: their large blocks stay blackbox cells (each block has its own
+# run and is priced from it), so the run prices and times the module's own logic and SRAMs
+# only. The BBC top flat is minutes at small (two dies, the scheduler: ABC over ~90 k um2 of
+# gates, the longest item of the CI run) and does not finish at paper; as glue it is its
+# accelerator port, the fetched-line bitmap and the per-die response arbitration. Timing
+# through a block's pins is partial, as through a module's ports (synth/sta.py).
+GLUE = {
+    "flint_bbc": ("flint_bbc_die", "flint_bbc_sched"),
+}
+
+
 class FlowError(Exception):
     pass
 
@@ -103,7 +114,7 @@ def macro_for(module, width, depth):
                             cell=org["cell"], objective=org["objective"])
 
 
-def write_script(gen, cfg, mod, out):
+def write_script(gen, cfg, mod, out, glue=()):
     text = TEMPLATE.read_text()
     head, rest = text.split("#@MAP\n")
     block, tail = rest.split("#@END\n")
@@ -113,7 +124,8 @@ def write_script(gen, cfg, mod, out):
               sorted(RTL.rglob("flint_*.sv")) if m.name != "flint_pkg.sv"]
     cfgd = load_config(gen, cfg)
     fill = {"@READS@": "\n".join(reads), "@TOP@": mod.stem, "@OUT@": str(out),
-            "@PERIOD_PS@": "%d" % round(period_ps(cfgd))}
+            "@PERIOD_PS@": "%d" % round(period_ps(cfgd)),
+            "@BLACKBOX@": "".join(f"blackbox *{b}\n" for b in glue)}
     body = head
     for lib in LIBS:
         b = block.replace("@LIBNAME@", lib).replace(
@@ -154,12 +166,14 @@ def parse_stat_area(path):
     return float(m.group(1)) if m else None
 
 
-def analyse_lib(mod_name, netlist, cells, cfgd, lib, flop_names=None):
+def analyse_lib(mod_name, netlist, cells, cfgd, lib, flop_names=None, glue=()):
     top = next(v for k, v in netlist["modules"].items() if norm_module(k) == mod_name)
     counts = {}
     for c in top.get("cells", {}).values():
         counts[c["type"]] = counts.get(c["type"], 0) + 1
-    unknown = sorted(t for t in counts if t not in cells and t != sta.SRAM_TYPE)
+    blocks = {t for t in counts if t not in cells and norm_module(t) in glue}
+    unknown = sorted(t for t in counts if t not in cells and t != sta.SRAM_TYPE and
+                     t not in blocks)
     if unknown:
         raise FlowError(f"{mod_name} [{lib}]: cells that are neither liberty cells nor "
                         f"flint_sram: {', '.join(unknown)}")
@@ -188,19 +202,24 @@ def analyse_lib(mod_name, netlist, cells, cfgd, lib, flop_names=None):
     setup = next(c["setup_ps"] for c in cells.values() if c["seq"])
     timing = sta.analyse(top, cells, period_ps(cfgd), access, wire_ff=libp["wire_ff"],
                          out_load_ff=4 * libp["c_unit_ff"], sram_pin_ff=2 * libp["c_unit_ff"],
-                         sram_setup_ps=setup, flop_names=flop_names)
+                         sram_setup_ps=setup, flop_names=flop_names, blocks=blocks)
     names = timing.pop("flop_names")
+    block_cells = {}
+    for t_ in blocks:
+        block_cells[norm_module(t_)] = block_cells.get(norm_module(t_), 0) + counts[t_]
     return {"area_um2": area, "seq_area_um2": seq, "comb_area_um2": area - seq,
-            "flops": flops, "cells": counts, "timing": timing}, srams, names
+            "flops": flops, "cells": {t_: n for t_, n in counts.items() if t_ not in blocks},
+            "block_cells": block_cells, "timing": timing}, srams, names
 
 
-def run_module(gen, cfg, mod, outdir):
+def run_module(gen, cfg, mod, outdir, flat=False):
     out = outdir / mod.stem
     out.mkdir(parents=True, exist_ok=True)
     res = {"module": mod.stem, "file": str(mod.relative_to(ROOT)), "ok": False}
     t0 = time.time()
     try:
-        script = write_script(gen, cfg, mod, out)
+        glue = () if flat else GLUE.get(mod.stem, ())
+        script = write_script(gen, cfg, mod, out, glue)
         log = out / "yosys.log"
         try:
             proc = subprocess.run(["yosys", "-q", "-l", str(log), "-s", str(script)],
@@ -218,7 +237,10 @@ def run_module(gen, cfg, mod, outdir):
         cfgd = load_config(gen, cfg)
         hier = json.loads((out / "hier.json").read_text())
         counts = instance_counts(hier, mod.stem)
-        res["instances"] = {k: v for k, v in sorted(counts.items()) if k != mod.stem}
+        res["instances"] = {k: v for k, v in sorted(counts.items())
+                            if k != mod.stem and k not in glue}
+        if glue:  # blocks left as cells: synthesized, priced and timed in their own runs
+            res["glue_blocks"] = {k: counts.get(k, 0) for k in glue}
         res["libs"] = {}
         srams = None
         names = None
@@ -227,7 +249,7 @@ def run_module(gen, cfg, mod, outdir):
         for lib in sorted(LIBS, key=lambda l: l != "nangate45"):
             cells = gen_liberty.cell_table(lib)
             netlist = json.loads((out / f"{lib}.json").read_text())
-            r, s, n = analyse_lib(mod.stem, netlist, cells, cfgd, lib, names)
+            r, s, n = analyse_lib(mod.stem, netlist, cells, cfgd, lib, names, glue)
             names = names or n
             r["stat_area_um2"] = parse_stat_area(out / f"{lib}.stat.txt")
             res["libs"][lib] = r
@@ -267,7 +289,7 @@ def _strip_comments(path):
     return re.sub(r"//[^\n]*", "", text)
 
 
-def run_flow(gen, cfg, out, jobs=2, names=None):
+def run_flow(gen, cfg, out, jobs=2, names=None, flat=False):
     outdir = out / cfg
     outdir.mkdir(parents=True, exist_ok=True)
     mods = [m for m in discover() if not names or m.stem in names]
@@ -281,7 +303,7 @@ def run_flow(gen, cfg, out, jobs=2, names=None):
     cfgd = load_config(gen, cfg)
     sram_model.model()  # fit once before the threads use it
     with cf.ThreadPoolExecutor(jobs) as pool:
-        results = list(pool.map(lambda m: run_module(gen, cfg, m, outdir), mods))
+        results = list(pool.map(lambda m: run_module(gen, cfg, m, outdir, flat), mods))
     # Roots: modules no other synthesized module instantiates.
     used = {k for r in results if r["ok"] for k in r.get("instances", {})}
     for r in results:
@@ -289,7 +311,7 @@ def run_flow(gen, cfg, out, jobs=2, names=None):
     doc = {"config": cfg, "clock_mhz": cfgd["config"]["clock_mhz"],
            "period_ps": period_ps(cfgd), "libs": {l: {k: gen_liberty.LIBS[l][k] for k in (
                "file", "title", "area_source", "timing_source")} for l in LIBS},
-           "modules": results, "not_synthesized": skipped}
+           "modules": results, "not_synthesized": skipped, "partial": bool(names)}
     (outdir / "synth.json").write_text(json.dumps(doc, indent=1) + "\n")
     (outdir / "synth.md").write_text(render_md(doc))
     return doc
@@ -327,7 +349,13 @@ def render_md(doc):
     lines.append("")
     for s in doc.get("not_synthesized", []):
         lines.append(f"- `{s['module']}` is not synthesized flat at this config: {s['reason']}.")
-    if doc.get("not_synthesized"):
+    for r in doc["modules"]:
+        if r.get("glue_blocks"):
+            lines.append(f"- `{r['module']}` is synthesized as glue: its own logic and SRAMs, "
+                         f"with " + ", ".join(f"{n} x `{b}`" for b, n in r["glue_blocks"].items())
+                         + " left as cells (each priced and timed in its own row; paths through "
+                         "their pins are partial). `scripts/synth.py --flat` synthesizes it whole.")
+    if doc.get("not_synthesized") or any(r.get("glue_blocks") for r in doc["modules"]):
         lines.append("")
     warn = [(r["module"], w) for r in doc["modules"] for w in r.get("warnings", [])]
     if warn:
@@ -368,6 +396,14 @@ def check(doc, cfgd):
                              f"{lr['stat_area_um2']:.4f}")
             if lr["area_um2"] <= 0 and not r["srams"]:
                 fails.append(f"{m} [{lib}]: empty netlist")
+        # A glue run: each block it leaves as a cell is really there (a renamed block would
+        # silently be synthesized inside it again) and has a run of its own that prices it.
+        done = {x["module"] for x in doc["modules"] if x["ok"]}
+        for b, n in r.get("glue_blocks", {}).items():
+            if n <= 0 or any(r["libs"][lib]["block_cells"].get(b, 0) != n for lib in LIBS):
+                fails.append(f"{m}: glue block {b} is not a cell of the netlist")
+            if b not in done and not doc.get("partial"):
+                fails.append(f"{m}: glue block {b} has no synthesis run of its own")
         if r["sram_in_rtl"] and not r["srams"]:
             fails.append(f"{m}: its RTL instantiates flint_sram but the netlist has no macro")
         if not r["sram_in_rtl"] and r["srams"]:
