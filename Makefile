@@ -6,6 +6,7 @@ SEEDS   ?= 20
 TEST    ?=
 SEED    ?= 1
 BATCHES ?= 1
+FUZZ_SECONDS ?= 300
 # make results: the main grid (docs/evaluation.md says what it leaves out and why).
 RESULTS_BATCHES ?= 1,4,16,64
 RESULTS_MODELS ?= deepseek-v3@1+4+16+64,deepseek-v4-pro@1+4+16+64,qwen3-235b-a22b@1+4+16+64,llama-4-maverick@1+4+16+64,kimi-k2@1+4+16+64,llama-3.1-405b@1
@@ -17,7 +18,7 @@ WORKERS ?= $(JOBS)
 SCHEDULER ?=
 
 .PHONY: help setup setup-gui configure build test lint bench synth area report disturb refresh-cost progq-demand results results-rtl rtl-big rtl-paper system waves run \
-        regress pictures formal clean
+        regress pictures formal fuzz clean
 .DEFAULT_GOAL := help
 
 help:
@@ -32,6 +33,8 @@ help:
 	@echo "                      read counters, relocation table, each with broken-copy checks; table,"
 	@echo "                      counterexample VCDs"
 	@echo "                      (docs/formal.md)"
+	@echo "make fuzz             libFuzzer on the trace and hints parsers and the Verilated CRQ bank,"
+	@echo "                      FUZZ_SECONDS=$(FUZZ_SECONDS) each; new inputs into tb/fuzz/corpus -> docs/fuzz.md"
 	@echo "make disturb          read disturb per block, linear vs interleaved placement -> docs/disturb.md"
 	@echo "make refresh-cost     decode-step stall: none / FLINT / in-place refresh -> docs/refresh_cost.md"
 	@echo "make progq-demand     program-queue demand of the rotation at paper -> docs/progq_demand.md"
@@ -114,6 +117,12 @@ rtl-paper: configure
 # only the generated config packages. PROOF=name runs one (scripts/formal.py --list).
 formal: configure
 	@python3 scripts/formal.py --gen $(BUILD)/gen --out $(BUILD)/formal $(PROOF)
+
+# libFuzzer runs (tb/fuzz, scripts/fuzz.py): what they find new joins the in-tree corpus.
+fuzz: configure
+	@cmake --build $(BUILD) -j $(JOBS) --target flint_fuzzers
+	@python3 scripts/fuzz.py --bin-dir $(BUILD)/tb/fuzz --seconds $(FUZZ_SECONDS) --merge \
+	  --selftest --out docs/fuzz.md
 
 synth: configure
 	@python3 scripts/synth.py --gen $(BUILD)/gen --config $(CONFIG) --out $(BUILD)/synth

