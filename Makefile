@@ -18,7 +18,7 @@ WORKERS ?= $(JOBS)
 SCHEDULER ?=
 
 .PHONY: help setup setup-gui configure build test lint bench synth area report disturb refresh-cost progq-demand results results-rtl rtl-big rtl-paper system waves run \
-        regress pictures formal fuzz clean
+        regress pictures formal fuzz mutate clean
 .DEFAULT_GOAL := help
 
 help:
@@ -35,6 +35,8 @@ help:
 	@echo "                      (docs/formal.md)"
 	@echo "make fuzz             libFuzzer on the trace and hints parsers and the Verilated CRQ bank,"
 	@echo "                      FUZZ_SECONDS=$(FUZZ_SECONDS) each; new inputs into tb/fuzz/corpus -> docs/fuzz.md"
+	@echo "make mutate           mutation score: Yosys mutants of the CRQ bank against its model, survivors"
+	@echo "                      proven equivalent or listed -> docs/mutation.md (about 4 min)"
 	@echo "make disturb          read disturb per block, linear vs interleaved placement -> docs/disturb.md"
 	@echo "make refresh-cost     decode-step stall: none / FLINT / in-place refresh -> docs/refresh_cost.md"
 	@echo "make progq-demand     program-queue demand of the rotation at paper -> docs/progq_demand.md"
@@ -117,6 +119,12 @@ rtl-paper: configure
 # only the generated config packages. PROOF=name runs one (scripts/formal.py --list).
 formal: configure
 	@python3 scripts/formal.py --gen $(BUILD)/gen --out $(BUILD)/formal $(PROOF)
+
+# Mutation score of the block tests (scripts/mutate.py, tb/mutate): Yosys mutants in one
+# netlist, each run against the golden model, survivors sent to an equivalence proof.
+mutate: configure
+	@python3 scripts/mutate.py --gen $(BUILD)/gen --out $(BUILD)/mutate --report docs/mutation.md \
+	  --min-score 0.95
 
 # libFuzzer runs (tb/fuzz, scripts/fuzz.py): what they find new joins the in-tree corpus.
 fuzz: configure
