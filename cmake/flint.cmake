@@ -30,6 +30,18 @@ set(FLINT_VERILATED_OPT_SLOW -O0)
 # -O2 for a few seconds more of test time (docs/build.md). The designs that flint-sim, the
 # benches and the long regressions spend their time in keep -O2.
 set(FLINT_VERILATED_OPT_QUICK -O1)
+# The per-cycle code's parity and population counts (the SEC-DED syndromes: Verilator's
+# VL_REDXOR_64 is __builtin_parityll) as one instruction where the target has it: x86-64 with
+# POPCNT (every x86-64 processor since 2008-2009). Without it GCC folds each parity through
+# shifts and XORs: about 5 % of the BBC top's instructions at small (docs/build.md, "RTL speed").
+set(FLINT_VERILATED_ARCH)
+if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
+  include(CheckCXXCompilerFlag)
+  check_cxx_compiler_flag(-mpopcnt FLINT_HAVE_MPOPCNT)
+  if(FLINT_HAVE_MPOPCNT)
+    set(FLINT_VERILATED_ARCH -mpopcnt)
+  endif()
+endif()
 
 # Verilator's run-time library (verilated.cpp, FST writer, coverage database, threads), compiled
 # once for every design instead of once per executable. Tracing is compiled in everywhere: it
@@ -91,9 +103,9 @@ function(flint_verilate target)
   if(FLINT_COVERAGE OR FV_COVERAGE)
     set(coverage COVERAGE)
   endif()
-  set(opt_fast ${FLINT_VERILATED_OPT_FAST})
+  set(opt_fast ${FLINT_VERILATED_OPT_FAST} ${FLINT_VERILATED_ARCH})
   if(FV_XHUNT OR FV_QUICK)
-    set(opt_fast ${FLINT_VERILATED_OPT_QUICK})
+    set(opt_fast ${FLINT_VERILATED_OPT_QUICK} ${FLINT_VERILATED_ARCH})
   endif()
   set(key "${FV_TOP};${FV_CONFIG};${FV_SOURCES};${FV_ARGS};${x_assign};${coverage};${opt_fast}")
   if(TARGET ${lib})
@@ -155,7 +167,7 @@ function(flint_verilate target)
             ${CMAKE_SOURCE_DIR}/cmake/flint_vdeps.cmake
     DEPFILE ${vdir}/${FV_PREFIX}.d
     COMMENT "Verilating ${FV_TOP} at ${FV_CONFIG} (${FV_PREFIX})" VERBATIM)
-  flint_unity(${lib} ${FV_PREFIX} ${vdir} ${opt_fast} ${units})
+  flint_unity(${lib} ${FV_PREFIX} ${vdir} "${opt_fast}" ${units})
   target_include_directories(${lib} PUBLIC ${vdir})
   set(vm_coverage 0)
   if(coverage)

@@ -412,7 +412,9 @@ module flint_bbc #(
   assign sense_burst_o = cand_burst_q;
   assign sense_lblock_o = cand_lblock;
 
-  // Physical planes whose buffers hold ACTIVE or NEXT, per die.
+  // Physical planes whose buffers hold ACTIVE or NEXT, per die: from registers only, so in a
+  // block of their own (with the dies' plane-idle input in it, the Verilated model would
+  // recompute the masks in every evaluation instead of once a clock edge; docs/build.md).
   logic [Dies*PhysPl-1:0] act_mask, nxt_mask;
   always_comb begin
     act_mask = '0;
@@ -423,8 +425,8 @@ module flint_bbc #(
         nxt_mask[d*PhysPl + 32'(nxt_planes_q[(d*Planes + p)*PPlBits +: PPlBits])] = 1'b1;
       end
     end
-    nxt_sensed = &(die_plane_idle_i | ~nxt_mask);
   end
+  assign nxt_sensed = &(die_plane_idle_i | ~nxt_mask);
   assign res_planes_o = (act_v_q ? act_mask : '0) | (nxt_v_q ? nxt_mask : '0);
   assign parked_o = park_i && !act_v_q && !nxt_v_q && all_idle;
   assign empty_o = occ_q == '0 && all_idle;

@@ -46,8 +46,8 @@ module flint_bbc_crq_bank #(
   output logic [CntBits-1:0]  used_o
 );
   // --- per-slot lists (flat buses: slot s at [s*W +: W]) -------------------------------------
-  logic [Slots*IdxBits-1:0] head_q, head_d, tail_q, tail_d;
-  logic [Slots*CntBits-1:0] cnt_q, cnt_d;
+  logic [Slots*IdxBits-1:0] head_q, tail_q;
+  logic [Slots*CntBits-1:0] cnt_q;
   // A pop of a list with two or more entries leaves its new head in the next-pointer SRAM's
   // output in the next cycle: pend_q marks the slot whose head is that output.
   logic pend_q, pend_d;
@@ -98,32 +98,26 @@ module flint_bbc_crq_bank #(
   assign used_o = used_q;
 
   // --- list updates ----------------------------------------------------------------------------
-  logic link_we;  // append to a list that stays non-empty: link the old tail to the new entry
+  // Each cycle writes at most three slots' head, tail or count (the pending head, the popped
+  // slot, the appended slot), so the always_ff writes those entries alone, in that order (a later
+  // write of the same slot wins, as the appended slot's count after a pop of it does), instead of
+  // an always_comb copying every slot's fields into `_d` buses: that logic depends on the append
+  // and pop ports, combinational from the BBC's inputs, so the Verilated model would run it in
+  // every eval() and again after the clock edge (docs/build.md, "RTL speed").
+  logic app_head;  // the append becomes its list's head (the list is empty after this cycle's pop)
+  logic link_we;   // append to a list that stays non-empty: link the old tail to the new entry
+  logic [CntBits-1:0] app_cnt_after;  // the appended slot's count after this cycle
   always_comb begin
-    head_d = head_q;
-    tail_d = tail_q;
-    cnt_d = cnt_q;
-    pend_d = 1'b0;
+    app_head = 1'b0;
+    if (app_cnt == '0 || (pop_fire && pop_slot_i == app_slot_i && pop_cnt == CntBits'(1))) begin
+      app_head = 1'b1;
+    end
+    link_we = app_fire && !app_head;
+    app_cnt_after = ((pop_fire && pop_slot_i == app_slot_i) ? pop_cnt - 1'b1 : app_cnt) + 1'b1;
+    // A pop of a list with two or more entries: its new head is the popped entry's next pointer,
+    // in the next cycle.
+    pend_d = pop_fire && pop_cnt > CntBits'(1);
     pend_slot_d = pop_slot_i;
-    link_we = 1'b0;
-    // A pending head becomes the register value unless this cycle's pop moves past it again.
-    if (pend_q) head_d[32'(pend_slot_q)*IdxBits +: IdxBits] = next_rd;
-    if (pop_fire) begin
-      cnt_d[32'(pop_slot_i)*CntBits +: CntBits] = pop_cnt - 1'b1;
-      // Two or more entries: the new head is the popped entry's next pointer (next cycle).
-      if (pop_cnt > CntBits'(1)) pend_d = 1'b1;
-    end
-    if (app_fire) begin
-      // Count after this cycle's pop of the same slot, if any.
-      if (app_cnt == '0 || (pop_fire && pop_slot_i == app_slot_i && pop_cnt == CntBits'(1))) begin
-        head_d[32'(app_slot_i)*IdxBits +: IdxBits] = app_idx;
-      end else begin
-        link_we = 1'b1;
-      end
-      tail_d[32'(app_slot_i)*IdxBits +: IdxBits] = app_idx;
-      cnt_d[32'(app_slot_i)*CntBits +: CntBits] =
-          cnt_d[32'(app_slot_i)*CntBits +: CntBits] + 1'b1;
-    end
     used_d = used_q + CntBits'(app_fire) - CntBits'(pop_fire);
   end
 
@@ -178,9 +172,14 @@ module flint_bbc_crq_bank #(
       rsp_valid_o <= 1'b0;
       rsp_slot_o <= '0;
     end else begin
-      head_q <= head_d;
-      tail_q <= tail_d;
-      cnt_q <= cnt_d;
+      // A pending head becomes the register value unless this cycle's pop moves past it again.
+      if (pend_q) head_q[32'(pend_slot_q)*IdxBits +: IdxBits] <= next_rd;
+      if (pop_fire) cnt_q[32'(pop_slot_i)*CntBits +: CntBits] <= pop_cnt - 1'b1;
+      if (app_fire) begin
+        if (app_head) head_q[32'(app_slot_i)*IdxBits +: IdxBits] <= app_idx;
+        tail_q[32'(app_slot_i)*IdxBits +: IdxBits] <= app_idx;
+        cnt_q[32'(app_slot_i)*CntBits +: CntBits] <= app_cnt_after;
+      end
       pend_q <= pend_d;
       pend_slot_q <= pend_slot_d;
       used_q <= used_d;

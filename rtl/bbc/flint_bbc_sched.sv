@@ -64,11 +64,11 @@ module flint_bbc_sched #(
   output logic [AgeBits-1:0]   age_o,
   output logic [SlotBits:0]    used_o  // slots in use
 );
-  logic [Slots-1:0]     valid_q, resident_q, valid_d, resident_d;
+  logic [Slots-1:0]     valid_q, resident_q;
   // Per-slot fields as flat buses (slot s at [s*W +: W]): Yosys keeps them as plain flops.
-  logic [Slots*BurstBits-1:0] burst_q, burst_d;
-  logic [Slots*CountBits-1:0] count_q, count_d;
-  logic [Slots*AgeBits-1:0]   oldest_q, oldest_d;
+  logic [Slots*BurstBits-1:0] burst_q;
+  logic [Slots*CountBits-1:0] count_q;
+  logic [Slots*AgeBits-1:0]   oldest_q;
   logic [AgeBits-1:0]   now_q;
 
   // --- add: each lane finds its burst's slot; the first lane offering a new burst allocates
@@ -174,35 +174,54 @@ module flint_bbc_sched #(
   end
 
   // --- state ---------------------------------------------------------------------------------
-  logic [Slots-1:0] add_s;
-  logic [Slots*CountBits-1:0] add_n;  // requests added to each slot this cycle
-  logic [Slots-1:0] sub_s;
-  always_comb begin
+  // The slots' next state is a function that the always_ff evaluates, not an always_comb of `_d`
+  // signals: it depends on the add port, which is combinational from the BBC's inputs, and
+  // logic that depends on a top-level input runs in every eval() of the Verilated model and again
+  // after the clock edge (three times a cycle in the testbenches), while an always_ff runs once,
+  // at the edge (docs/build.md, "RTL speed"). The same logic and the same flops either way.
+  // Per slot s, with n the requests the lanes add to it and sub whether the server takes from it:
+  // count' = count + n - (sub ? sub_n : 0); resident' = set or kept, unless cleared; oldest' =
+  // now when the count leaves zero (an upper bound on the age of what is queued: the server takes
+  // a slot's requests per die, not strictly oldest first, and a starvation bound needs no more);
+  // valid' while resident or counting.
+  localparam int unsigned NextW = Slots * (2 + CountBits + AgeBits);
+  function automatic logic [NextW-1:0] slots_next(
+      input logic [Slots-1:0]           valid,
+      input logic [Slots-1:0]           resident,
+      input logic [Slots*CountBits-1:0] count,
+      input logic [Slots*AgeBits-1:0]   oldest,
+      input logic [Lanes-1:0]           fire,
+      input logic [Lanes*SlotBits-1:0]  slot,
+      input logic                       sub_v,
+      input logic [SlotBits-1:0]        sub_slot,
+      input logic [CountBits-1:0]       sub_n,
+      input logic                       set_v,
+      input logic [SlotBits-1:0]        set_slot,
+      input logic                       clr_v,
+      input logic [SlotBits-1:0]        clr_slot,
+      input logic [AgeBits-1:0]         now);
+    logic [Slots-1:0] v_d, r_d;
+    logic [Slots*CountBits-1:0] c_d;
+    logic [Slots*AgeBits-1:0] o_d;
+    logic [CountBits-1:0] n;
+    logic sub;
     for (int unsigned s = 0; s < Slots; s++) begin
-      add_n[s*CountBits +: CountBits] = '0;
+      n = '0;
       for (int unsigned l = 0; l < Lanes; l++) begin
-        if (add_fire[l] && add_slot_o[l*SlotBits +: SlotBits] == SlotBits'(s))
-          add_n[s*CountBits +: CountBits] = add_n[s*CountBits +: CountBits] + 1'b1;
+        if (fire[l] && slot[l*SlotBits +: SlotBits] == SlotBits'(s)) n = n + 1'b1;
       end
-      add_s[s] = add_n[s*CountBits +: CountBits] != '0;
-      sub_s[s] = sub_valid_i && sub_slot_i == SlotBits'(s) && sub_n_i != '0;
-      count_d[s*CountBits +: CountBits] = count_q[s*CountBits +: CountBits] +
-          add_n[s*CountBits +: CountBits] - (sub_s[s] ? sub_n_i : '0);
-      resident_d[s] = (resident_q[s] || (set_res_i && set_res_slot_i == SlotBits'(s))) &&
-                      !(clr_res_i && clr_res_slot_i == SlotBits'(s));
-      burst_d[s*BurstBits +: BurstBits] =
-          (alloc && free_slot == SlotBits'(s)) ? new_burst : burst_q[s*BurstBits +: BurstBits];
-      // The oldest request's cycle: set when the count leaves zero, kept until it returns to
-      // zero. The server takes a slot's requests per die, not strictly oldest first, so this is
-      // an upper bound on the age of what is queued, which is what a starvation bound needs.
-      oldest_d[s*AgeBits +: AgeBits] =
-          (add_s[s] && (count_q[s*CountBits +: CountBits] == '0 ||
-                        (sub_s[s] && count_q[s*CountBits +: CountBits] == sub_n_i)))
-          ? now_q : oldest_q[s*AgeBits +: AgeBits];
-      valid_d[s] = (valid_q[s] || add_s[s]) &&
-                   (resident_d[s] || count_d[s*CountBits +: CountBits] != '0);
+      sub = sub_v && sub_slot == SlotBits'(s) && sub_n != '0;
+      c_d[s*CountBits +: CountBits] = count[s*CountBits +: CountBits] + n - (sub ? sub_n : '0);
+      r_d[s] = (resident[s] || (set_v && set_slot == SlotBits'(s))) &&
+               !(clr_v && clr_slot == SlotBits'(s));
+      o_d[s*AgeBits +: AgeBits] =
+          (n != '0 && (count[s*CountBits +: CountBits] == '0 ||
+                       (sub && count[s*CountBits +: CountBits] == sub_n)))
+          ? now : oldest[s*AgeBits +: AgeBits];
+      v_d[s] = (valid[s] || n != '0) && (r_d[s] || c_d[s*CountBits +: CountBits] != '0);
     end
-  end
+    slots_next = {v_d, r_d, c_d, o_d};
+  endfunction
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -213,12 +232,11 @@ module flint_bbc_sched #(
       count_q    <= '0;
       oldest_q   <= '0;
     end else begin
-      valid_q    <= valid_d;
-      resident_q <= resident_d;
+      {valid_q, resident_q, count_q, oldest_q} <= slots_next(
+          valid_q, resident_q, count_q, oldest_q, add_fire, add_slot_o, sub_valid_i, sub_slot_i,
+          sub_n_i, set_res_i, set_res_slot_i, clr_res_i, clr_res_slot_i, now_q);
       now_q      <= now_q + 1'b1;
-      burst_q    <= burst_d;
-      count_q    <= count_d;
-      oldest_q   <= oldest_d;
+      if (alloc) burst_q[32'(free_slot)*BurstBits +: BurstBits] <= new_burst;
     end
   end
 
@@ -226,19 +244,35 @@ module flint_bbc_sched #(
   // the entries the checks need, read out of the flat buses
   logic [CountBits-1:0] sub_count;
   assign sub_count = count_q[32'(sub_slot_i)*CountBits +: CountBits];
-  logic count_wraps, take_unready, set_on_free;
+  logic take_unready, set_on_free;
   always_comb begin
-    count_wraps = 1'b0;
-    for (int unsigned s = 0; s < Slots; s++) begin
-      count_wraps = count_wraps ||
-                    ({1'b0, count_q[s*CountBits +: CountBits]} +
-                     {1'b0, add_n[s*CountBits +: CountBits]} > {1'b0, {CountBits{1'b1}}});
-    end
     take_unready = |(add_valid_i & ~(add_req_i & add_ready_o));
     set_on_free = set_res_i && !valid_q[set_res_slot_i] && !(alloc && free_slot == set_res_slot_i);
   end
+  // Checks and coverage points on the add port's effect on the slots are functions called in the
+  // property, so they cost nothing between clock edges (a signal would be computed in every
+  // eval(), and kept for the trace even where coverage is off).
+  function automatic logic [Lanes-1:0] lanes_to(input logic [Lanes-1:0] fire,
+                                                input logic [Lanes*SlotBits-1:0] slot,
+                                                input logic [SlotBits-1:0] s);
+    for (int unsigned l = 0; l < Lanes; l++) begin
+      lanes_to[l] = fire[l] && slot[l*SlotBits +: SlotBits] == s;
+    end
+  endfunction
+  // some slot's count plus the lanes adding to it passes the maximum
+  function automatic logic adds_wrap(input logic [Slots*CountBits-1:0] count,
+                                     input logic [Lanes-1:0] fire,
+                                     input logic [Lanes*SlotBits-1:0] slot);
+    adds_wrap = 1'b0;
+    for (int unsigned l = 0; l < Lanes; l++) begin
+      adds_wrap = adds_wrap || (fire[l] &&
+          {1'b0, count[32'(slot[l*SlotBits +: SlotBits])*CountBits +: CountBits]} +
+          (CountBits + 1)'($countones(lanes_to(fire, slot, slot[l*SlotBits +: SlotBits]))) >
+          {1'b0, {CountBits{1'b1}}});
+    end
+  endfunction
   `FLINT_ASSERT_IMPLY(SubOnlyQueued, sub_valid_i, valid_q[sub_slot_i] && sub_count >= sub_n_i)
-  `FLINT_ASSERT(CountNoWrap, !count_wraps)
+  `FLINT_ASSERT(CountNoWrap, !adds_wrap(count_q, add_fire, add_slot_o))
   `FLINT_ASSERT(AddOnlyOfferedReady, !take_unready)
   `FLINT_ASSERT(SetResOnlyUsed, !set_on_free)
   `FLINT_ASSERT_IMPLY(ClrResOnlyResident, clr_res_i, resident_q[clr_res_slot_i])
@@ -271,10 +305,11 @@ module flint_bbc_sched #(
   `FLINT_COVER(c_lanes_hit, $countones(add_fire & hit) > 1)
   `FLINT_COVER(c_lanes_share_alloc, $countones(add_fire & ~hit) > 1)
   `FLINT_COVER(c_hit_beside_alloc, alloc && |(add_fire & hit))
-  // Slot lifetime: adds and a sub of one slot in a cycle, a slot freed, residency set in the
-  // cycle its slot is allocated.
-  `FLINT_COVER(c_add_and_sub, |(add_s & sub_s))
-  `FLINT_COVER(c_slot_freed, |(valid_q & ~valid_d))
+  // Slot lifetime: adds and a sub of one slot in a cycle, a slot freed (seen the cycle after),
+  // residency set in the cycle its slot is allocated.
+  `FLINT_COVER(c_add_and_sub,
+                sub_valid_i && sub_n_i != '0 && |lanes_to(add_fire, add_slot_o, sub_slot_i))
+  `FLINT_COVER(c_slot_freed, |($past(valid_q) & ~valid_q))
   `FLINT_COVER(c_set_res_on_alloc, set_res_i && alloc && free_slot == set_res_slot_i)
 endmodule
 `default_nettype wire
