@@ -23,8 +23,8 @@
 // P without a free good block when one is needed (bad blocks took the room, docs/refresh.md Q4)
 // halts the die with RefreshErrNoSpare.
 // This module keeps the step's state, the tables src[], tgt[], next[] (one SRAM each: the fork
-// and the scrubber read next[], the program engine tgt[]), the program queue, the relocation and
-// counter commands, the error code and the statistics. NAND access is flint_refresh_copy's: one
+// and the scrubber read next[], the program engine tgt[]), the program queue, the error code and
+// the statistics; the relocation and counter commands are flint_refresh_cmd's. NAND access is flint_refresh_copy's: one
 // client port on the die's maintenance sequencer (docs/nand_seq.md). Programs and erases go only
 // to P (copy) and to S after it left every stripe (erase): a foreground read never waits on
 // either. The one foreground cost is the scrubber's park (stat_park_wait of the BBC counts it).
@@ -169,12 +169,7 @@ module flint_refresh_die #(
   logic err_q, err_d;
   flint_pkg::refresh_err_e code_q, code_d;
   logic [$clog2(Settle + 1)-1:0] settle_q;
-  // A relocation or counter command has been accepted and its answer is awaited.
-  logic rc_wait_q, cc_wait_q;
-  logic cm_ready_q;                     // StCommit: tgt[idx] is on the SRAM's output
-  logic [BlockBits-1:0] tgt_q_commit;   // the block of the Commit in flight
-  logic rc_al_q;                        // the command in flight is an Alloc of StCommit
-  logic cm_al_q;                        // StCommit: the empty block idx has its target
+  logic rc_wait_q;                      // a relocation command awaits its answer
   logic copying, retiring;              // retiring: the copy pauses (flint_refresh_copy)
   assign copying = st_q == StCopy && !retiring;
 
@@ -294,77 +289,19 @@ module flint_refresh_die #(
   assign evt_ready_o = 1'b1;
 
   // --- relocation-table and counter commands of the rotation ----------------------------------
-  always_comb begin
-    rc_valid_o = 1'b0;
-    rc_op_o = RcW'(flint_pkg::RelocCmdQuery);
-    rc_plane_o = s_q;
-    rc_block_o = idx_q[BlockBits-1:0];
-    unique case (st_q)
-      StQuery: rc_valid_o = !rc_wait_q && 32'(idx_q) < Blocks;
-      StAlloc: begin
-        rc_valid_o = !rc_wait_q && 32'(idx_q) < 32'(live_blocks_i);
-        rc_op_o = RcW'(flint_pkg::RelocCmdAlloc);
-        rc_plane_o = PPlBits'(ls_q);
-      end
-      StCopy: begin
-        // Retiring a block of P (flint_refresh_copy): MarkBad it, then Alloc for its block.
-        rc_valid_o = (rt_mark || rt_alloc) && !rc_wait_q;
-        rc_op_o = RcW'(rt_mark ? flint_pkg::RelocCmdMarkBad : flint_pkg::RelocCmdAlloc);
-        rc_plane_o = rt_mark ? p_q : PPlBits'(ls_q);
-        rc_block_o = rt_mark ? rt_y : rt_b;
-      end
-      StCommit: begin
-        if (32'(idx_q) >= 32'(live_blocks_i) && !cm_al_q) begin
-          // An empty block: its target first.
-          rc_valid_o = !rc_wait_q && 32'(idx_q) < Blocks;
-          rc_op_o = RcW'(flint_pkg::RelocCmdAlloc);
-          rc_plane_o = PPlBits'(ls_q);
-        end else begin
-          // tgt[idx] was read in the cycle before (rc_wait_q drops a cycle before the next send)
-          rc_valid_o = !rc_wait_q && 32'(idx_q) < Blocks && cm_ready_q;
-          rc_op_o = RcW'(flint_pkg::RelocCmdCommit);
-          rc_plane_o = p_q;
-          rc_block_o = tgt_rd;
-        end
-      end
-      StErase: begin
-        rc_valid_o = er_release && !rc_wait_q;
-        rc_op_o = RcW'(er_bad ? flint_pkg::RelocCmdMarkBad : flint_pkg::RelocCmdRelease);
-      end
-      default: ;
-    endcase
-  end
-  assign rc_rsp_ready_o = 1'b1;
-  logic rc_ok, rc_nofree, cm_rsp;
-  assign rc_ok = rc_rsp_status_i == flint_pkg::FtlOk;
-  assign rc_nofree = rc_rsp_status_i == flint_pkg::FtlNoFree;
-  assign cm_rsp = st_q == StCommit && rc_rsp_valid_i && !rc_al_q;  // a Commit answered
-  assign cc_valid_o = st_q == StErase && er_count && !cc_wait_q;
-  assign cc_plane_o = s_q;
-  assign cc_block_o = idx_q[BlockBits-1:0];
-  // One relocation and one counter command in flight; a Commit's block for the stripe table.
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      rc_wait_q <= 1'b0;
-      cc_wait_q <= 1'b0;
-      cm_ready_q <= 1'b0;
-      tgt_q_commit <= '0;
-      rc_al_q <= 1'b0;
-      cm_al_q <= 1'b0;
-    end else begin
-      if (rc_valid_o && rc_ready_i) rc_wait_q <= 1'b1;
-      if (rc_rsp_valid_i) rc_wait_q <= 1'b0;
-      if (cc_valid_o && cc_ready_i) cc_wait_q <= 1'b1;
-      if (cc_rsp_valid_i) cc_wait_q <= 1'b0;
-      cm_ready_q <= st_q == StCommit && !rc_wait_q && !(rc_valid_o && rc_ready_i);
-      if (rc_valid_o && rc_ready_i) begin
-        tgt_q_commit <= rc_block_o;
-        rc_al_q <= st_q == StCommit && rc_op_o == RcW'(flint_pkg::RelocCmdAlloc);
-      end
-      if (st_q == StCommit && rc_rsp_valid_i && rc_al_q && rc_ok) cm_al_q <= 1'b1;
-      if (cm_rsp) cm_al_q <= 1'b0;
-    end
-  end
+  logic cm_rsp, tgt_al, cmd_no_spare, cmd_reloc;
+  flint_refresh_cmd u_cmd (
+    .clk_i, .rst_ni,
+    .query_i(st_q == StQuery), .alloc_i(st_q == StAlloc), .copy_i(st_q == StCopy),
+    .commit_i(st_q == StCommit), .erase_i(st_q == StErase), .idx_i(idx_q), .live_blocks_i,
+    .phantom_i(p_q), .source_i(s_q), .ls_i(ls_q), .tgt_rd_i(tgt_rd),
+    .rt_mark_i(rt_mark), .rt_alloc_i(rt_alloc), .rt_block_i(rt_b), .rt_pblock_i(rt_y),
+    .er_release_i(er_release), .er_bad_i(er_bad), .er_count_i(er_count),
+    .rc_valid_o, .rc_ready_i, .rc_op_o, .rc_plane_o, .rc_block_o, .rc_rsp_valid_i,
+    .rc_rsp_ready_o, .rc_rsp_status_i, .rc_rsp_plane_i,
+    .cc_valid_o, .cc_ready_i, .cc_plane_o, .cc_block_o, .cc_rsp_valid_i,
+    .wait_o(rc_wait_q), .commit_ans_o(cm_rsp), .upd_valid_o, .upd_pblock_o, .tgt_we_o(tgt_al),
+    .no_spare_o(cmd_no_spare), .reloc_o(cmd_reloc));
 
   // --- the rotation -----------------------------------------------------------------------------
   logic all_queued, copy_done;
@@ -432,20 +369,11 @@ module flint_refresh_die #(
         err_d = 1'b1;  // a block S does not map, or of another logical plane: not a whole plane
         code_d = flint_pkg::RefreshErrSource;
       end
-      StAlloc, StCommit: if (rc_rsp_valid_i && (!rc_ok || rc_rsp_plane_i !=
-                                                ((cm_rsp) ? s_q : p_q))) begin
-        err_d = 1'b1;
-        code_d = rc_nofree ? flint_pkg::RefreshErrNoSpare : flint_pkg::RefreshErrReloc;
-      end
-      StErase: if (er_release && rc_rsp_valid_i && !rc_ok) begin
-        err_d = 1'b1;
-        code_d = flint_pkg::RefreshErrReloc;
-      end
       default: ;
     endcase
-    if (no_spare || rt_refused || prog_fail) begin
+    if (no_spare || cmd_no_spare || cmd_reloc || rt_refused || prog_fail) begin
       err_d = 1'b1;
-      code_d = no_spare ? flint_pkg::RefreshErrNoSpare :
+      code_d = (no_spare || cmd_no_spare) ? flint_pkg::RefreshErrNoSpare :
                (prog_fail ? flint_pkg::RefreshErrProgram : flint_pkg::RefreshErrReloc);
     end
     if (rsp_bad) begin
@@ -511,7 +439,7 @@ module flint_refresh_die #(
     src_wa = rc_rsp_lblock_i;
     src_wd = rc_rsp_block_i;
     // A target: Alloc'd for a live block, for an empty one at its commit, or the restart's.
-    tgt_we = (st_q == StAlloc || (st_q == StCommit && rc_al_q)) && rc_rsp_valid_i && rc_ok;
+    tgt_we = tgt_al;
     tgt_wa = idx_q[BlockBits-1:0];
     tgt_wd = rc_rsp_block_i;
     nx_we = st_q == StAlloc && tgt_we;
@@ -548,11 +476,9 @@ module flint_refresh_die #(
   // The block of a trip event does not matter here: the rotation copies whole planes.
   logic unused_refresh;
   assign unused_refresh = ^{evt_block_i, pq_scrub, pq_line, mrd_last_i};
-  assign upd_valid_o = cm_rsp && rc_ok;
   assign upd_lplane_o = rc_rsp_lplane_i;
   assign upd_lblock_o = rc_rsp_lblock_i;
   assign upd_pplane_o = p_q;
-  assign upd_pblock_o = tgt_q_commit;
 
   assign phantom_o = p_q;
   assign source_o = s_q;
@@ -590,6 +516,5 @@ module flint_refresh_die #(
   `FLINT_COVER(c_erase, st_q == StErase)
   `FLINT_COVER(c_halt, st_q == StHalt)
   `FLINT_COVER(c_halt_no_spare, err_q && code_q == flint_pkg::RefreshErrNoSpare)
-  `FLINT_COVER(c_commit_empty_alloc, st_q == StCommit && rc_rsp_valid_i && rc_al_q && rc_ok)
 endmodule
 `default_nettype wire
