@@ -850,8 +850,10 @@ TEST_CASE("top: faults at random sites over several rotations: every fault retir
   }
   const RunStats r = b.drv.Run(Sweep(0, n));
   RequireAllOk(r);
-  REQUIRE(r.status[static_cast<int>(Status::kOk)] == r.requests);
   RequireClean(b.drv);
+  INFO("statuses " << r.status[0] << " " << r.status[1] << " " << r.status[2] << " "
+                   << r.status[3] << " " << r.status[4]);
+  REQUIRE(r.status[static_cast<int>(Status::kOk)] == r.requests);
   uint64_t retired = 0, fired = 0;
   for (uint32_t k = 0; k < kCfg.dies; ++k) {
     const auto& c = b.drv.die(k).counters();
