@@ -65,7 +65,9 @@ package flint_pkg;
                                // wrong plane, or the sequencer refused an address
     RefreshErrProgram = 3'd2,  // a program into the phantom (in place: into the block) failed
     RefreshErrErase   = 3'd3,  // an erase of the source's (in place: the refreshed) block failed
-    RefreshErrSource  = 3'd4   // the source plane is not one whole logical plane
+    RefreshErrSource  = 3'd4,  // the source plane is not one whole logical plane
+    RefreshErrNoSpare = 3'd5   // a block to copy into found the phantom plane without a free
+                               // good block (its bad blocks took the room: docs/refresh.md Q4)
   } refresh_err_e;
   localparam int unsigned RefreshErrWidth = 3;
 

@@ -116,6 +116,8 @@ module flint_refresh #(
   output logic [Dies*32-1:0]        poisoned_o,
   output logic [Dies*32-1:0]        due_o,
   output logic [Dies*32-1:0]        limit_o,
+  output logic [Dies*32-1:0]        retired_prog_o,   // blocks retired: failed program
+  output logic [Dies*32-1:0]        retired_erase_o,  // blocks retired: failed erase
   output logic [Dies-1:0]           alarm_o,
   output logic [Dies-1:0]           err_o,
   output logic [Dies*3-1:0]         err_code_o
@@ -230,6 +232,8 @@ module flint_refresh #(
         .poisoned_o    (poisoned_o[d*32 +: 32]),
         .due_o         (due_o[d*32 +: 32]),
         .limit_o       (limit_o[d*32 +: 32]),
+        .retired_prog_o(retired_prog_o[d*32 +: 32]),
+        .retired_erase_o(retired_erase_o[d*32 +: 32]),
         .alarm_o       (alarm_o[d]),
         .err_o         (err_o[d]),
         .err_code_o    (err_code_o[d*3 +: 3])
@@ -285,6 +289,8 @@ module flint_refresh #(
       );
       assign phantom_o[d*PPlBits +: PPlBits] = PPlBits'(PhysPl - 1);
       assign forked_o[d*32 +: 32] = '0;
+      assign retired_prog_o[d*32 +: 32] = '0;   // in place: a failure halts the die
+      assign retired_erase_o[d*32 +: 32] = '0;
       assign rc_req[d] = 1'b0;
       assign rc_op[d*RcW +: RcW] = '0;
       assign rc_plane[d*PPlBits +: PPlBits] = '0;

@@ -5,22 +5,26 @@
 //            the phantom P, each once a pass, a plane with a counter past its trip point first;
 //   query    S's blocks (relocation table Query): S holds every block of one logical plane lS
 //            (the rotation keeps it so); src[b] = S's block holding logical block b;
-//   alloc    a copy target on P for every logical block (Alloc), tgt[b]; next[b] = 0 for a live
-//            block (b < live_blocks_i), Pages for a block that holds nothing;
+//   alloc    a copy target on P for every live logical block (b < live_blocks_i: Alloc),
+//            tgt[b], next[b] = 0 (a block that holds nothing gets its target at its commit);
 //   copy     pages reach P in page order per block (3D NAND programs a block's pages in order,
 //            so the pages of a block already copied are always a prefix: next[b], the next page
 //            to copy, replaces the paper's per-page migration bitmap), from a foreground read
 //            (flint_refresh_fork) or from the scrubber (flint_refresh_scrub); they wait in the
 //            program queue (flint_progq) and are programmed into P at tgt[b] one after the other
-//            (flint_refresh_copy);
+//            (flint_refresh_copy); a failed program retires P's block and restarts the block's
+//            copy into another (flint_refresh_copy: the copy pauses meanwhile);
 //   commit   once every page is programmed: Commit each block (S's block becomes Vacated, P
-//            now serves logical plane lS) and tell the stripe table;
+//            now serves logical plane lS; an empty block's target Alloc'd first) and tell the
+//            stripe table;
 //   vacate   wait until no burst in the page or cache buffers reads S (park if idle);
-//   erase    S's blocks (flint_refresh_copy's erase engine), Release them, reset their read
-//            counts; S is the new phantom.
+//   erase    S's blocks (flint_refresh_copy's erase engine), Release them (MarkBad if the erase
+//            failed), reset their read counts; S is the new phantom.
+// P without a free good block when one is needed (bad blocks took the room, docs/refresh.md Q4)
+// halts the die with RefreshErrNoSpare.
 // This module keeps the step's state, the tables src[], tgt[], next[] (one SRAM each: the fork
-// and the scrubber read next[], the program engine tgt[]), the program queue, the relocation and
-// counter commands, the error code and the statistics. NAND access is flint_refresh_copy's: one
+// and the scrubber read next[], the program engine tgt[]), the program queue, the error code and
+// the statistics; the relocation and counter commands are flint_refresh_cmd's. NAND access is flint_refresh_copy's: one
 // client port on the die's maintenance sequencer (docs/nand_seq.md). Programs and erases go only
 // to P (copy) and to S after it left every stripe (erase): a foreground read never waits on
 // either. The one foreground cost is the scrubber's park (stat_park_wait of the BBC counts it).
@@ -131,6 +135,8 @@ module flint_refresh_die #(
   output logic [31:0]              poisoned_o,     // copied lines that could not be corrected
   output logic [31:0]              due_o,          // due events seen
   output logic [31:0]              limit_o,        // limit events seen
+  output logic [31:0]              retired_prog_o, // blocks of P retired: failed program
+  output logic [31:0]              retired_erase_o,// blocks of S retired: failed erase
   output logic                     alarm_o,        // a block reached the disturb limit
   output logic                     err_o,
   output logic [2:0]               err_code_o      // a flint_pkg::refresh_err_e value
@@ -163,12 +169,9 @@ module flint_refresh_die #(
   logic err_q, err_d;
   flint_pkg::refresh_err_e code_q, code_d;
   logic [$clog2(Settle + 1)-1:0] settle_q;
-  // A relocation or counter command has been accepted and its answer is awaited.
-  logic rc_wait_q, cc_wait_q;
-  logic cm_ready_q;                     // StCommit: tgt[idx] is on the SRAM's output
-  logic [BlockBits-1:0] tgt_q_commit;   // the block of the Commit in flight
-  logic copying;
-  assign copying = st_q == StCopy;
+  logic rc_wait_q;                      // a relocation command awaits its answer
+  logic copying, retiring;              // retiring: the copy pauses (flint_refresh_copy)
+  assign copying = st_q == StCopy && !retiring;
 
   // --- tables: src[b], tgt[b] (blocks), next[b] (next page to copy) -------------------------
   logic src_we, tgt_we, nx_we;
@@ -249,21 +252,30 @@ module flint_refresh_die #(
     .scrubbed_o, .poisoned_o);
 
   // --- program and erase engines, the sequencer port ---------------------------------------------
-  logic pg_idle, pg_pend, er_release, er_count, prog_fail, er_failed, rsp_bad;
+  logic pg_idle, pg_pend, er_release, er_bad, er_count, prog_fail, rt_refused, rsp_bad;
+  logic rt_mark, rt_alloc, rt_set, no_spare;
+  logic [BlockBits-1:0] rt_b, rt_y, rt_new;
+  logic [CountBits-1:0] rt_undo;
   flint_refresh_copy u_copy (
     .clk_i, .rst_ni,
     .phantom_i(p_q), .source_i(s_q),
     .sc_req_i(sc_req), .sc_pblock_i(sc_x), .sc_page_i(sc_p), .sc_go_o(sc_go), .sc_rsp_o(sc_rsp),
-    .pq_valid_i(pq_valid), .pq_ready_o(pq_ready), .pq_page_i(pq_page), .pq_last_i(pq_last),
-    .pq_data_i(pq_data), .tgt_rd_i(tgt_rd), .pg_idle_o(pg_idle), .pg_pend_o(pg_pend),
+    .pq_valid_i(pq_valid), .pq_ready_o(pq_ready), .pq_block_i(pq_block), .pq_page_i(pq_page),
+    .pq_last_i(pq_last), .pq_data_i(pq_data), .tgt_rd_i(tgt_rd), .pg_idle_o(pg_idle),
+    .pg_pend_o(pg_pend),
+    .quiet_i(pq_occ == '0 && !pq_valid && !fk_take && !fk_open && !sc_busy),
+    .retiring_o(retiring), .rt_mark_o(rt_mark), .rt_alloc_o(rt_alloc), .rt_block_o(rt_b),
+    .rt_pblock_o(rt_y), .restart_o(rt_set), .rt_new_o(rt_new), .rt_undo_o(rt_undo),
+    .no_spare_o(no_spare),
     .erase_i(st_q == StErase), .erase_start_i(st_q == StVacate && st_d == StErase),
     .erase_more_i(32'(idx_q) < Blocks), .erase_block_i(idx_q[BlockBits-1:0]),
-    .erase_live_i(xlive_q[idx_q[BlockBits-1:0]]), .rc_rsp_valid_i, .cc_rsp_valid_i,
-    .er_release_o(er_release), .er_count_o(er_count),
-    .prog_fail_o(prog_fail), .erase_fail_o(er_failed), .addr_bad_o(rsp_bad),
+    .erase_live_i(xlive_q[idx_q[BlockBits-1:0]]), .rc_rsp_valid_i, .rc_rsp_status_i,
+    .rc_rsp_block_i, .cc_rsp_valid_i,
+    .er_release_o(er_release), .er_bad_o(er_bad), .er_count_o(er_count),
+    .prog_fail_o(prog_fail), .rt_refused_o(rt_refused), .addr_bad_o(rsp_bad),
     .mreq_valid_o, .mreq_ready_i, .mreq_o, .mwr_valid_o, .mwr_ready_i, .mwr_data_o,
     .mwr_poison_o, .mrsp_valid_i, .mrsp_ready_o, .mrsp_i,
-    .programmed_o, .erased_o);
+    .programmed_o, .erased_o, .retired_prog_o, .retired_erase_o);
 
   // --- the choice of the source, trip events ------------------------------------------------
   logic ch_hit;
@@ -277,67 +289,32 @@ module flint_refresh_die #(
   assign evt_ready_o = 1'b1;
 
   // --- relocation-table and counter commands of the rotation ----------------------------------
-  always_comb begin
-    rc_valid_o = 1'b0;
-    rc_op_o = RcW'(flint_pkg::RelocCmdQuery);
-    rc_plane_o = s_q;
-    rc_block_o = idx_q[BlockBits-1:0];
-    unique case (st_q)
-      StQuery: rc_valid_o = !rc_wait_q && 32'(idx_q) < Blocks;
-      StAlloc: begin
-        rc_valid_o = !rc_wait_q && 32'(idx_q) < Blocks;
-        rc_op_o = RcW'(flint_pkg::RelocCmdAlloc);
-        rc_plane_o = PPlBits'(ls_q);
-      end
-      StCommit: begin
-        // tgt[idx] was read in the cycle before (rc_wait_q drops a cycle before the next send)
-        rc_valid_o = !rc_wait_q && 32'(idx_q) < Blocks && cm_ready_q;
-        rc_op_o = RcW'(flint_pkg::RelocCmdCommit);
-        rc_plane_o = p_q;
-        rc_block_o = tgt_rd;
-      end
-      StErase: begin
-        rc_valid_o = er_release && !rc_wait_q;
-        rc_op_o = RcW'(flint_pkg::RelocCmdRelease);
-      end
-      default: ;
-    endcase
-  end
-  assign rc_rsp_ready_o = 1'b1;
-  logic rc_ok;
-  assign rc_ok = rc_rsp_status_i == flint_pkg::FtlOk;
-  assign cc_valid_o = st_q == StErase && er_count && !cc_wait_q;
-  assign cc_plane_o = s_q;
-  assign cc_block_o = idx_q[BlockBits-1:0];
-  // One relocation and one counter command in flight; a Commit's block for the stripe table.
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      rc_wait_q <= 1'b0;
-      cc_wait_q <= 1'b0;
-      cm_ready_q <= 1'b0;
-      tgt_q_commit <= '0;
-    end else begin
-      if (rc_valid_o && rc_ready_i) rc_wait_q <= 1'b1;
-      if (rc_rsp_valid_i) rc_wait_q <= 1'b0;
-      if (cc_valid_o && cc_ready_i) cc_wait_q <= 1'b1;
-      if (cc_rsp_valid_i) cc_wait_q <= 1'b0;
-      cm_ready_q <= st_q == StCommit && !rc_wait_q && !(rc_valid_o && rc_ready_i);
-      if (rc_valid_o && rc_ready_i) tgt_q_commit <= rc_block_o;
-    end
-  end
+  logic cm_rsp, tgt_al, cmd_no_spare, cmd_reloc;
+  flint_refresh_cmd u_cmd (
+    .clk_i, .rst_ni,
+    .query_i(st_q == StQuery), .alloc_i(st_q == StAlloc), .copy_i(st_q == StCopy),
+    .commit_i(st_q == StCommit), .erase_i(st_q == StErase), .idx_i(idx_q), .live_blocks_i,
+    .phantom_i(p_q), .source_i(s_q), .ls_i(ls_q), .tgt_rd_i(tgt_rd),
+    .rt_mark_i(rt_mark), .rt_alloc_i(rt_alloc), .rt_block_i(rt_b), .rt_pblock_i(rt_y),
+    .er_release_i(er_release), .er_bad_i(er_bad), .er_count_i(er_count),
+    .rc_valid_o, .rc_ready_i, .rc_op_o, .rc_plane_o, .rc_block_o, .rc_rsp_valid_i,
+    .rc_rsp_ready_o, .rc_rsp_status_i, .rc_rsp_plane_i,
+    .cc_valid_o, .cc_ready_i, .cc_plane_o, .cc_block_o, .cc_rsp_valid_i,
+    .wait_o(rc_wait_q), .commit_ans_o(cm_rsp), .upd_valid_o, .upd_pblock_o, .tgt_we_o(tgt_al),
+    .no_spare_o(cmd_no_spare), .reloc_o(cmd_reloc));
 
   // --- the rotation -----------------------------------------------------------------------------
   logic all_queued, copy_done;
   assign all_queued = done_q == total_q;
   assign copy_done = all_queued && pq_occ == '0 && pg_idle && !pq_valid &&
-                     !pg_pend && !fk_take && !fk_open && !sc_busy;
+                     !pg_pend && !fk_take && !fk_open && !sc_busy && !retiring;
   always_comb begin
     st_d = st_q;
     unique case (st_q)
       StOff:    if (enable_i && Mode == 0) st_d = StChoose;
       StChoose: if (ch_hit) st_d = StQuery;
       StQuery:  if (32'(idx_q) == Blocks && !rc_wait_q) st_d = StAlloc;
-      StAlloc:  if (32'(idx_q) == Blocks && !rc_wait_q) st_d = StCopy;
+      StAlloc:  if (32'(idx_q) >= 32'(live_blocks_i) && !rc_wait_q) st_d = StCopy;
       StCopy:   if (copy_done) st_d = StCommit;
       StCommit: if (32'(idx_q) == Blocks && !rc_wait_q) st_d = StSettle;
       StSettle: if (32'(settle_q) == Settle) st_d = StVacate;
@@ -353,7 +330,8 @@ module flint_refresh_die #(
     idx_d = idx_q;
     unique case (st_q)
       StChoose: if (ch_hit) idx_d = '0;
-      StQuery, StAlloc, StCommit: if (rc_rsp_valid_i) idx_d = idx_q + 1'b1;
+      StQuery, StAlloc: if (rc_rsp_valid_i) idx_d = idx_q + 1'b1;
+      StCommit: if (cm_rsp) idx_d = idx_q + 1'b1;
       StErase: if (er_count && cc_rsp_valid_i) idx_d = idx_q + 1'b1;
       default: ;
     endcase
@@ -376,10 +354,12 @@ module flint_refresh_die #(
       done_d = '0;
     end
     if (fk_done || sc_page_in) done_d = done_q + 1'b1;
+    if (rt_set) done_d = done_q - rt_undo;  // the block's copy restarts (none comes in then)
   end
-  // Errors halt the die; the last one seen names it. A failed program or erase (codes Program,
-  // Erase), and an answer refusing an address (Reloc: the rotation's addresses came from the
-  // table).
+  // Errors halt the die; the last one seen names it. No free good block on P (NoSpare), a program
+  // failure while another block is retired (Program), and an answer refusing an address (Reloc:
+  // the rotation's addresses came from the table). A failed program or erase alone retires the
+  // block (flint_refresh_copy) and the rotation goes on.
   always_comb begin
     err_d = err_q;
     code_d = code_q;
@@ -389,29 +369,12 @@ module flint_refresh_die #(
         err_d = 1'b1;  // a block S does not map, or of another logical plane: not a whole plane
         code_d = flint_pkg::RefreshErrSource;
       end
-      StAlloc: if (rc_rsp_valid_i && (!rc_ok || rc_rsp_plane_i != p_q)) begin
-        err_d = 1'b1;
-        code_d = flint_pkg::RefreshErrReloc;
-      end
-      StCommit: if (rc_rsp_valid_i && (!rc_ok || rc_rsp_plane_i != s_q)) begin
-        err_d = 1'b1;
-        code_d = flint_pkg::RefreshErrReloc;
-      end
-      StErase: begin
-        if (er_release && rc_rsp_valid_i && !rc_ok) begin
-          err_d = 1'b1;
-          code_d = flint_pkg::RefreshErrReloc;
-        end
-        if (er_failed) begin
-          err_d = 1'b1;
-          code_d = flint_pkg::RefreshErrErase;
-        end
-      end
       default: ;
     endcase
-    if (prog_fail) begin
+    if (no_spare || cmd_no_spare || cmd_reloc || rt_refused || prog_fail) begin
       err_d = 1'b1;
-      code_d = flint_pkg::RefreshErrProgram;
+      code_d = (no_spare || cmd_no_spare) ? flint_pkg::RefreshErrNoSpare :
+               (prog_fail ? flint_pkg::RefreshErrProgram : flint_pkg::RefreshErrReloc);
     end
     if (rsp_bad) begin
       err_d = 1'b1;
@@ -475,12 +438,20 @@ module flint_refresh_die #(
     src_we = st_q == StQuery && rc_rsp_valid_i && rc_rsp_state_i == flint_pkg::BlkMapped;
     src_wa = rc_rsp_lblock_i;
     src_wd = rc_rsp_block_i;
-    tgt_we = st_q == StAlloc && rc_rsp_valid_i && rc_ok;
+    // A target: Alloc'd for a live block, for an empty one at its commit, or the restart's.
+    tgt_we = tgt_al;
     tgt_wa = idx_q[BlockBits-1:0];
     tgt_wd = rc_rsp_block_i;
-    nx_we = tgt_we;
+    nx_we = st_q == StAlloc && tgt_we;
     nx_wa = idx_q[BlockBits-1:0];
-    nx_wd = (32'(idx_q) < 32'(live_blocks_i)) ? '0 : NextBits'(Pages);
+    nx_wd = '0;
+    if (rt_set) begin
+      tgt_we = 1'b1;
+      tgt_wa = rt_b;
+      tgt_wd = rt_new;
+      nx_we = 1'b1;
+      nx_wa = rt_b;
+    end
     // A completed page: the fork's or the scrubber's (never both: the scrubber works parked).
     if (fk_done) begin
       nx_we = 1'b1;
@@ -505,11 +476,9 @@ module flint_refresh_die #(
   // The block of a trip event does not matter here: the rotation copies whole planes.
   logic unused_refresh;
   assign unused_refresh = ^{evt_block_i, pq_scrub, pq_line, mrd_last_i};
-  assign upd_valid_o = st_q == StCommit && rc_rsp_valid_i && rc_ok;
   assign upd_lplane_o = rc_rsp_lplane_i;
   assign upd_lblock_o = rc_rsp_lblock_i;
   assign upd_pplane_o = p_q;
-  assign upd_pblock_o = tgt_q_commit;
 
   assign phantom_o = p_q;
   assign source_o = s_q;
@@ -531,6 +500,9 @@ module flint_refresh_die #(
                       parked_i && park_o)
   // A page counts once: never more pages than the step copies.
   `FLINT_ASSERT(CountBounded, done_q <= total_q)
+  // A restart rewrites next[] alone, and takes back no more pages than were counted.
+  `FLINT_ASSERT_IMPLY(RestartAlone, rt_set, st_q == StCopy && !fk_done && !sc_page_in &&
+                      rt_undo <= done_q)
 
   // Functional cover points: each rotation phase and the halt (the fork's, the scrubber's, the
   // engines' and the trip events' are in their modules).
@@ -543,5 +515,6 @@ module flint_refresh_die #(
   `FLINT_COVER(c_vacate, st_q == StVacate)
   `FLINT_COVER(c_erase, st_q == StErase)
   `FLINT_COVER(c_halt, st_q == StHalt)
+  `FLINT_COVER(c_halt_no_spare, err_q && code_q == flint_pkg::RefreshErrNoSpare)
 endmodule
 `default_nettype wire

@@ -139,6 +139,8 @@ module flint_top #(
   output logic [Dies*32-1:0]           rf_poisoned_o,
   output logic [Dies*32-1:0]           rf_due_o,
   output logic [Dies*32-1:0]           rf_limit_o,
+  output logic [Dies*32-1:0]           rf_retired_prog_o,   // blocks retired: failed program
+  output logic [Dies*32-1:0]           rf_retired_erase_o,  // blocks retired: failed erase
   output logic [Dies-1:0]              rf_alarm_o,
   output logic [Dies-1:0]              rf_err_o,
   output logic [Dies*3-1:0]            rf_err_code_o,
@@ -519,6 +521,8 @@ module flint_top #(
     .poisoned_o    (rf_poisoned_o),
     .due_o         (rf_due_o),
     .limit_o       (rf_limit_o),
+    .retired_prog_o(rf_retired_prog_o),
+    .retired_erase_o(rf_retired_erase_o),
     .alarm_o       (rf_alarm_o),
     .err_o         (rf_err_o),
     .err_code_o    (rf_err_code_o)

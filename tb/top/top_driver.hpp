@@ -170,6 +170,7 @@ class TopDriver {
     loading_ = true;
     d.load_bursts_i = static_cast<uint32_t>(bursts);
     d.load_erase_i = erase;
+    d.load_mount_i = 0;  // a random power-up value (a seed other than 1) would make it a mount
     d.load_start_i = 1;
     const uint64_t t0 = now();
     EvalAndSample([&](uint32_t, uint32_t, Status) {});

@@ -519,6 +519,370 @@ TEST_CASE("top: an uncorrectable line is reported, copied poisoned, and reads ba
   RequireClean(b.drv);
 }
 
+namespace {
+
+// Bad blocks during the rotation (docs/refresh.md, Q4 and "Bad blocks during the rotation"):
+// flint_pkg::refresh_err_e and flint_refresh_die's phases as the tests name them.
+constexpr uint32_t kErrProgram = 2;
+constexpr uint32_t kErrNoSpare = 5;
+constexpr uint32_t kPhaseCopy = 4;
+constexpr uint32_t kPhaseHalt = 9;
+
+template <class D>
+uint32_t DieField(const D& port, uint32_t k, uint64_t w) {
+  return static_cast<uint32_t>(flint::tb::GetBits(port, k * w, w));
+}
+template <class Dut>
+uint32_t ErrCode(const Dut& d, uint32_t k) {
+  return flint::tb::GetBits(d.rf_err_o, k, 1) ? DieField(d.rf_err_code_o, k, 3) : 0;
+}
+template <class Dut>
+uint32_t Phantom(const Dut& d, uint32_t k) {
+  return DieField(d.rf_phantom_o, k, kCfg.phys_plane_bits);
+}
+
+// One round of decode-like traffic over the first `bursts` (Churn's): a sweep that skips 30 % of
+// them, then up to `idle` idle cycles. Every response checked.
+template <class Dut>
+void ChurnRound(Bench<Dut>& b, std::mt19937_64& rng, uint64_t bursts, uint64_t idle,
+                RunStats* total) {
+  std::vector<BbcRequest> reqs;
+  for (uint64_t k = 0; k < bursts; ++k) {
+    if (rng() % 10 < 3) continue;
+    for (const BbcRequest& q : Sweep(k, 1)) reqs.push_back(q);
+  }
+  const RunStats r = b.drv.Run(reqs);
+  RequireAllOk(r);
+  total->requests += r.requests;
+  total->responses += r.responses;
+  for (int s = 0; s < 5; ++s) total->status[s] += r.status[s];
+  b.drv.Idle(rng() % idle);
+}
+
+// Traffic until a good block of die k's phantom plane is part-way through its copy (1 to
+// Pages - 2 pages programmed), then a program fault on it: its next page fails. The block.
+template <class Dut>
+uint32_t FailPhantomProgram(Bench<Dut>& b, std::mt19937_64& rng, uint32_t k, uint64_t bursts,
+                            RunStats* total) {
+  auto& d = b.drv.dut();
+  for (int round = 0; round < 400; ++round) {
+    const uint32_t p = Phantom(d, k);
+    if (DieField(d.rf_phase_o, k, 4) == kPhaseCopy) {
+      for (uint32_t blk = 0; blk < kCfg.blocks; ++blk) {
+        const uint32_t wp = b.drv.die(k).WritePointer(p, blk);
+        if (wp >= 1 && wp + 2 <= kCfg.pages && !b.drv.die(k).IsBad(p, blk)) {
+          b.drv.die(k).InjectFault(p, blk, flint::model::Fault::kProgramFail);
+          return blk;
+        }
+      }
+    }
+    ChurnRound(b, rng, bursts, 1000, total);
+  }
+  FAIL("no block of the phantom was caught part-way through its copy");
+  return 0;
+}
+
+// Traffic until die k halts (or `rounds` rounds).
+template <class Dut>
+void ChurnUntilHalt(Bench<Dut>& b, std::mt19937_64& rng, uint32_t k, uint64_t bursts,
+                    RunStats* total) {
+  auto& d = b.drv.dut();
+  int round = 0;
+  while (ErrCode(d, k) == 0) {
+    REQUIRE(++round < 2000);
+    ChurnRound(b, rng, bursts, 4000, total);
+  }
+}
+
+// Traffic until die k has rotated `rotations` times.
+template <class Dut>
+void ChurnUntilRotated(Bench<Dut>& b, std::mt19937_64& rng, uint32_t k, uint64_t rotations,
+                       uint64_t bursts, RunStats* total) {
+  auto& d = b.drv.dut();
+  int round = 0;
+  while (DieField(d.rf_rotations_o, k, 32) < rotations) {
+    REQUIRE(++round < 2000);
+    ChurnRound(b, rng, bursts, 4000, total);
+  }
+}
+
+// Blocks of die k's plane p whose every page is programmed.
+template <class Dut>
+uint32_t FullBlocks(Bench<Dut>& b, uint32_t k, uint32_t p) {
+  uint32_t n = 0;
+  for (uint32_t blk = 0; blk < kCfg.blocks; ++blk) {
+    n += b.drv.die(k).WritePointer(p, blk) == kCfg.pages;
+  }
+  return n;
+}
+
+// After a halt: every loaded line read again, all right, and the other die still rotating.
+template <class Dut>
+void RequireServedAndOtherDieRotates(Bench<Dut>& b, std::mt19937_64& rng, uint64_t bursts,
+                                     RunStats* total) {
+  auto& d = b.drv.dut();
+  const RunStats r = b.drv.Run(Sweep(0, bursts));
+  RequireAllOk(r);
+  REQUIRE(r.status[static_cast<int>(Status::kOk)] == r.requests);
+  ChurnUntilRotated(b, rng, 1, DieField(d.rf_rotations_o, 1, 32) + 1, bursts, total);
+  REQUIRE(ErrCode(d, 1) == 0);
+  RequireClean(b.drv);
+}
+
+}  // namespace
+
+TEST_CASE("top: a program failure mid-copy retires the phantom's block and the copy restarts in "
+          "a spare block",
+          "[top][directed]") {
+  // 100 bursts: 7 live blocks a plane, so the phantom has a block no live block needs until the
+  // commit (an empty block's target is reserved there). The failed block is marked bad, the
+  // block's copy restarts into the spare from page 0 while the source serves it, the copy ends
+  // and the live blocks commit; the empty block then finds no room on the phantom (8 blocks, one
+  // bad, 8 logical blocks): the die halts with RefreshErrNoSpare. Reads are right throughout.
+  const uint32_t seed = flint::tb::TestSeed();
+  INFO(flint::tb::ReplayCommand(seed));
+  const uint64_t n = 100;
+  const uint64_t live = flint::model::LiveBlocks(n, kCfg.pages);
+  REQUIRE(live + 1 == kCfg.blocks);
+  Bench<Vtop_sr> b(seed, Quiet());
+  REQUIRE_FALSE(b.drv.Load(n, false).error);
+  auto& d = b.drv.dut();
+  std::mt19937_64 rng(seed);
+  RunStats total;
+  const uint32_t p = Phantom(d, 0);
+  const uint32_t y = FailPhantomProgram(b, rng, 0, n, &total);
+  const uint64_t fails_before = b.drv.die(0).counters().program_fails;
+  ChurnUntilHalt(b, rng, 0, n, &total);
+  std::printf("program failure mid-copy, die 0 plane %u block %u: retired %u, halted with code %u "
+              "at cycle %llu (%llu pages programmed, %llu scrubbed, %llu forked)\n",
+              p, y, DieField(d.rf_retired_prog_o, 0, 32), ErrCode(d, 0),
+              static_cast<unsigned long long>(b.drv.now()),
+              static_cast<unsigned long long>(DieField(d.rf_programmed_o, 0, 32)),
+              static_cast<unsigned long long>(DieField(d.rf_scrubbed_o, 0, 32)),
+              static_cast<unsigned long long>(DieField(d.rf_forked_o, 0, 32)));
+  REQUIRE(fails_before == 0);
+  REQUIRE(b.drv.die(0).counters().program_fails == 1);
+  REQUIRE(b.drv.die(0).IsBad(p, y));
+  REQUIRE(DieField(d.rf_retired_prog_o, 0, 32) == 1);
+  REQUIRE(DieField(d.rf_retired_erase_o, 0, 32) == 0);
+  // The copy restarted in the spare and completed: every live block whole on the phantom, the
+  // failed one excepted. The commit got to the empty block, which found no room.
+  REQUIRE(FullBlocks(b, 0, p) == live);
+  REQUIRE(b.drv.die(0).WritePointer(p, y) < kCfg.pages);
+  REQUIRE(ErrCode(d, 0) == kErrNoSpare);
+  REQUIRE(DieField(d.rf_phase_o, 0, 4) == kPhaseHalt);
+  REQUIRE(DieField(d.rf_rotations_o, 0, 32) == 0);
+  RequireServedAndOtherDieRotates(b, rng, n, &total);
+  REQUIRE(total.responses == total.requests);
+}
+
+TEST_CASE("top: a phantom with no spare block halts its die with a named error, nothing wrong "
+          "served",
+          "[top][directed]") {
+  // The whole stack loaded: every block of the phantom is reserved when the copy starts, so a
+  // failed program finds no block to restart in (Alloc answers FtlNoFree): the block is marked
+  // bad and the die halts with RefreshErrNoSpare before the switch; the source serves on.
+  const uint32_t seed = flint::tb::TestSeed();
+  INFO(flint::tb::ReplayCommand(seed));
+  const uint64_t n = kCfg.bursts_per_stack;
+  Bench<Vtop_sr> b(seed, Quiet());
+  REQUIRE_FALSE(b.drv.Load(n, false).error);
+  auto& d = b.drv.dut();
+  std::mt19937_64 rng(seed);
+  RunStats total;
+  const uint32_t p = Phantom(d, 0);
+  const uint32_t y = FailPhantomProgram(b, rng, 0, n, &total);
+  ChurnUntilHalt(b, rng, 0, n, &total);
+  const uint64_t programmed = DieField(d.rf_programmed_o, 0, 32);
+  std::printf("no spare block, die 0 plane %u block %u: halted with code %u at cycle %llu, "
+              "%llu pages programmed\n",
+              p, y, ErrCode(d, 0), static_cast<unsigned long long>(b.drv.now()),
+              static_cast<unsigned long long>(programmed));
+  REQUIRE(ErrCode(d, 0) == kErrNoSpare);
+  REQUIRE(DieField(d.rf_phase_o, 0, 4) == kPhaseHalt);
+  REQUIRE(DieField(d.rf_retired_prog_o, 0, 32) == 1);
+  REQUIRE(b.drv.die(0).IsBad(p, y));
+  REQUIRE(DieField(d.rf_rotations_o, 0, 32) == 0);
+  // Halted: nothing more goes to the phantom.
+  RequireServedAndOtherDieRotates(b, rng, n, &total);
+  REQUIRE(DieField(d.rf_programmed_o, 0, 32) == programmed);
+  REQUIRE(b.drv.die(0).counters().program_fails == 1);
+}
+
+TEST_CASE("top: two program failures in one rotation: both blocks retired, both copies restarted",
+          "[top][directed]") {
+  // 96 bursts: 6 live blocks a plane, two blocks of the phantom to spare during the copy.
+  const uint32_t seed = flint::tb::TestSeed();
+  INFO(flint::tb::ReplayCommand(seed));
+  const uint64_t n = 96;
+  const uint64_t live = flint::model::LiveBlocks(n, kCfg.pages);
+  REQUIRE(live + 2 == kCfg.blocks);
+  Bench<Vtop_sr> b(seed, Quiet());
+  REQUIRE_FALSE(b.drv.Load(n, false).error);
+  auto& d = b.drv.dut();
+  std::mt19937_64 rng(seed);
+  RunStats total;
+  const uint32_t p = Phantom(d, 0);
+  const uint32_t y1 = FailPhantomProgram(b, rng, 0, n, &total);
+  int round = 0;
+  while (DieField(d.rf_retired_prog_o, 0, 32) == 0) {
+    REQUIRE(++round < 400);
+    ChurnRound(b, rng, n, 1000, &total);
+  }
+  REQUIRE(ErrCode(d, 0) == 0);
+  const uint32_t y2 = FailPhantomProgram(b, rng, 0, n, &total);
+  ChurnUntilHalt(b, rng, 0, n, &total);
+  std::printf("two program failures, die 0 plane %u blocks %u and %u: retired %u, code %u at "
+              "cycle %llu\n",
+              p, y1, y2, DieField(d.rf_retired_prog_o, 0, 32), ErrCode(d, 0),
+              static_cast<unsigned long long>(b.drv.now()));
+  REQUIRE(y1 != y2);
+  REQUIRE(b.drv.die(0).IsBad(p, y1));
+  REQUIRE(b.drv.die(0).IsBad(p, y2));
+  REQUIRE(DieField(d.rf_retired_prog_o, 0, 32) == 2);
+  REQUIRE(FullBlocks(b, 0, p) == live);
+  // The live blocks committed; the first empty block found no room.
+  REQUIRE(ErrCode(d, 0) == kErrNoSpare);
+  RequireServedAndOtherDieRotates(b, rng, n, &total);
+}
+
+TEST_CASE("top: erase failures retire the source's blocks and the rotation goes on until the "
+          "phantom is short of a block",
+          "[top][directed]") {
+  // Two erases of the first source fail in the same step: both blocks are marked bad instead of
+  // released, the step completes and the source becomes the phantom. The next step needs 8
+  // blocks there and finds 6: RefreshErrNoSpare, halted before anything is copied.
+  const uint32_t seed = flint::tb::TestSeed();
+  INFO(flint::tb::ReplayCommand(seed));
+  const uint64_t n = kCfg.bursts_per_stack;
+  Bench<Vtop_sr> b(seed, Quiet());
+  REQUIRE_FALSE(b.drv.Load(n, false).error);
+  auto& d = b.drv.dut();
+  std::mt19937_64 rng(seed);
+  RunStats total;
+  int round = 0;
+  while (DieField(d.rf_phase_o, 0, 4) != kPhaseCopy) {
+    REQUIRE(++round < 400);
+    ChurnRound(b, rng, n, 1000, &total);
+  }
+  const uint32_t s = DieField(d.rf_source_o, 0, kCfg.phys_plane_bits);
+  b.drv.die(0).InjectFault(s, 2, flint::model::Fault::kEraseFail);
+  b.drv.die(0).InjectFault(s, 5, flint::model::Fault::kEraseFail);
+  ChurnUntilRotated(b, rng, 0, 1, n, &total);
+  std::printf("erase failures, die 0 plane %u blocks 2 and 5: rotation 1 at cycle %llu, retired "
+              "%u, %llu blocks erased\n",
+              s, static_cast<unsigned long long>(b.drv.now()),
+              DieField(d.rf_retired_erase_o, 0, 32),
+              static_cast<unsigned long long>(DieField(d.rf_erased_o, 0, 32)));
+  // The step completed: every block of S erased (two failed), its live blocks remapped.
+  REQUIRE(DieField(d.rf_erased_o, 0, 32) == kCfg.blocks);
+  REQUIRE(DieField(d.rf_retired_erase_o, 0, 32) == 2);
+  REQUIRE(DieField(d.rf_retired_prog_o, 0, 32) == 0);
+  REQUIRE(b.drv.die(0).IsBad(s, 2));
+  REQUIRE(b.drv.die(0).IsBad(s, 5));
+  REQUIRE(b.drv.die(0).counters().erase_fails == 2);
+  REQUIRE(Phantom(d, 0) == s);
+  ChurnUntilHalt(b, rng, 0, n, &total);
+  REQUIRE(ErrCode(d, 0) == kErrNoSpare);
+  REQUIRE(DieField(d.rf_rotations_o, 0, 32) == 1);
+  REQUIRE(DieField(d.rf_phase_o, 0, 4) == kPhaseHalt);
+  RequireServedAndOtherDieRotates(b, rng, n, &total);
+  // The bad blocks were never programmed or erased again (the die model would refuse).
+  REQUIRE(b.drv.die(0).WritePointer(s, 2) == 0);
+  REQUIRE(b.drv.die(0).WritePointer(s, 5) == 0);
+}
+
+TEST_CASE("top: faults at random sites over several rotations: every fault retired or named, "
+          "every read right",
+          "[top][random]") {
+  // A random load (6, 7 or 8 live blocks a plane). Each die gets its faults in a random rotation
+  // (0 to 2): one or two, each a program fault on a random block of the phantom being copied
+  // into or an erase fault on a random block of the source, while decode-like traffic runs;
+  // until every die has halted or rotated four times. Whatever the sites: every read right, no
+  // bad block programmed or erased again (the die models refuse it), every failed program or
+  // erase retired (counted), a die that stops names why (NoSpare, or Program for a failure while
+  // another block drains), and a die whose faults never fired goes on rotating.
+  const uint32_t seed = flint::tb::TestSeed();
+  INFO(flint::tb::ReplayCommand(seed));
+  std::mt19937_64 rng(seed);
+  const uint64_t n = kCfg.bursts_per_stack - kCfg.pages * (rng() % 3);
+  Bench<Vtop_sr> b(seed, Quiet());
+  REQUIRE_FALSE(b.drv.Load(n, false).error);
+  auto& d = b.drv.dut();
+  struct Plan {
+    uint32_t rotation = 0, faults = 0, injected = 0;
+  };
+  std::vector<Plan> plan(kCfg.dies);
+  for (Plan& p : plan) {
+    p.rotation = static_cast<uint32_t>(rng() % 3);
+    p.faults = 1 + static_cast<uint32_t>(rng() % 2);
+  }
+  RunStats total;
+  int round = 0;
+  auto done = [&] {
+    for (uint32_t k = 0; k < kCfg.dies; ++k) {
+      if (ErrCode(d, k) == 0 && DieField(d.rf_rotations_o, k, 32) < 4) return false;
+    }
+    return true;
+  };
+  while (!done()) {
+    REQUIRE(++round < 3000);
+    ChurnRound(b, rng, n, 2000, &total);
+    for (uint32_t k = 0; k < kCfg.dies; ++k) {
+      Plan& p = plan[k];
+      if (p.injected == p.faults || DieField(d.rf_rotations_o, k, 32) != p.rotation ||
+          DieField(d.rf_phase_o, k, 4) != kPhaseCopy || rng() % 3 != 0) {
+        continue;
+      }
+      const bool prog = rng() % 2 == 0;
+      const uint32_t plane =
+          prog ? Phantom(d, k) : DieField(d.rf_source_o, k, kCfg.phys_plane_bits);
+      const auto blk = static_cast<uint32_t>(rng() % kCfg.blocks);
+      if (b.drv.die(k).IsBad(plane, blk)) continue;
+      b.drv.die(k).InjectFault(plane, blk, prog ? flint::model::Fault::kProgramFail
+                                                : flint::model::Fault::kEraseFail);
+      std::printf("random faults (seed %u): die %u rotation %u, %s fault on plane %u block %u "
+                  "at cycle %llu\n",
+                  seed, k, p.rotation, prog ? "program" : "erase", plane, blk,
+                  static_cast<unsigned long long>(b.drv.now()));
+      ++p.injected;
+    }
+  }
+  const RunStats r = b.drv.Run(Sweep(0, n));
+  RequireAllOk(r);
+  RequireClean(b.drv);
+  INFO("statuses " << r.status[0] << " " << r.status[1] << " " << r.status[2] << " "
+                   << r.status[3] << " " << r.status[4]);
+  REQUIRE(r.status[static_cast<int>(Status::kOk)] == r.requests);
+  uint64_t retired = 0, fired = 0;
+  for (uint32_t k = 0; k < kCfg.dies; ++k) {
+    const auto& c = b.drv.die(k).counters();
+    const uint32_t code = ErrCode(d, k);
+    const uint32_t rp = DieField(d.rf_retired_prog_o, k, 32);
+    const uint32_t re = DieField(d.rf_retired_erase_o, k, 32);
+    std::printf("random faults (seed %u, %llu bursts): die %u rotations %u, program fails %llu "
+                "(retired %u), erase fails %llu (retired %u), bad blocks %llu, code %u\n",
+                seed, static_cast<unsigned long long>(n), k, DieField(d.rf_rotations_o, k, 32),
+                static_cast<unsigned long long>(c.program_fails), rp,
+                static_cast<unsigned long long>(c.erase_fails), re,
+                static_cast<unsigned long long>(b.drv.die(k).BadBlockCount()), code);
+    REQUIRE((code == 0 || code == kErrNoSpare || code == kErrProgram));
+    // A failure while another block drains is not retired: the die halts with Program.
+    REQUIRE(rp + (code == kErrProgram ? 1 : 0) == c.program_fails);
+    REQUIRE(re == c.erase_fails);
+    REQUIRE(b.drv.die(k).BadBlockCount() == c.program_fails + c.erase_fails);
+    // A die goes on rotating until a fault fires; the phantom then cannot hold a whole plane.
+    if (c.program_fails + c.erase_fails == 0) REQUIRE(code == 0);
+    if (code != 0) REQUIRE(c.program_fails + c.erase_fails > 0);
+    retired += rp + re;
+    fired += c.program_fails + c.erase_fails;
+  }
+  std::printf("random faults (seed %u): %d rounds, %llu cycles, %llu faults fired, %llu retired\n",
+              seed, round, static_cast<unsigned long long>(b.drv.now()),
+              static_cast<unsigned long long>(fired), static_cast<unsigned long long>(retired));
+  REQUIRE(total.responses == total.requests);
+}
+
 TEST_CASE("top: power loss mid-rotation: erase and reload restore service, nothing stale is used",
           "[top][directed]") {
   const uint32_t seed = flint::tb::TestSeed();
