@@ -71,6 +71,22 @@ package flint_pkg;
   } refresh_err_e;
   localparam int unsigned RefreshErrWidth = 3;
 
+  // The phase of a FLINT refresh die's step (flint_refresh_step; phase_o of flint_refresh_die,
+  // rf_phase_o of flint_top, 4 bits a die). The C++ side names the values it tests (tb/top).
+  typedef enum logic [3:0] {
+    RefreshOff    = 4'd0,  // not enabled (no model loaded, or Mode 2)
+    RefreshChoose = 4'd1,  // choosing the source plane S
+    RefreshQuery  = 4'd2,  // asking the relocation table for S's blocks
+    RefreshAlloc  = 4'd3,  // a target block on the phantom P for every live logical block
+    RefreshCopy   = 4'd4,  // pages forked and scrubbed into the program queue, programmed into P
+    RefreshCommit = 4'd5,  // every block committed: P serves S's logical plane
+    RefreshSettle = 4'd6,  // the stripe table's translation settles
+    RefreshVacate = 4'd7,  // until no burst in the buffers reads S
+    RefreshErase  = 4'd8,  // S's blocks erased, released, their read counts reset
+    RefreshHalt   = 4'd9   // an error (err_code_o names it)
+  } refresh_phase_e;
+  localparam int unsigned RefreshPhaseWidth = 4;
+
   // NAND maintenance sequencer of one die (rtl/nand/flint_maint_seq.sv, docs/nand_seq.md): its
   // page-level transactions. Address fields are wide enough for every config (paper: 6 plane,
   // 8 block, 10 page bits); the sequencer checks its config fits and answers an address past

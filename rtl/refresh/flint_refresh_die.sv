@@ -22,10 +22,11 @@
 //            failed), reset their read counts; S is the new phantom.
 // P without a free good block when one is needed (bad blocks took the room, docs/refresh.md Q4)
 // halts the die with RefreshErrNoSpare.
-// This module keeps the step's state, the tables src[], tgt[], next[] (one SRAM each: the fork
-// and the scrubber read next[], the program engine tgt[]), the program queue, the error code and
-// the statistics; the relocation and counter commands are flint_refresh_cmd's. NAND access is flint_refresh_copy's: one
-// client port on the die's maintenance sequencer (docs/nand_seq.md). Programs and erases go only
+// This module wires the step's parts: its phase FSM, planes, page counts and error code
+// (flint_refresh_step), its tables src[], tgt[], next[] (flint_refresh_tables), the program queue
+// (flint_progq), the fork, the scrubber, the source choice, the relocation and counter commands
+// (flint_refresh_cmd) and the engines (flint_refresh_copy, whose one client port on the die's
+// maintenance sequencer is all its NAND access: docs/nand_seq.md). Programs and erases go only
 // to P (copy) and to S after it left every stripe (erase): a foreground read never waits on
 // either. The one foreground cost is the scrubber's park (stat_park_wait of the BBC counts it).
 `default_nettype none
@@ -36,7 +37,6 @@ module flint_refresh_die #(
   parameter int unsigned StealPace = 0,  // 0: scrub only when idle; N: keep a page a N cycles
   parameter int unsigned Settle   = 4,   // cycles after the last commit before S is checked
   // do not override
-  localparam int unsigned Planes    = flint_cfg_pkg::Planes,
   localparam int unsigned PhysPl    = flint_cfg_pkg::PhysPlanes,
   localparam int unsigned Blocks    = flint_cfg_pkg::Blocks,
   localparam int unsigned Pages     = flint_cfg_pkg::Pages,
@@ -144,49 +144,20 @@ module flint_refresh_die #(
   localparam int unsigned CountBits = $clog2(Blocks * Pages + 1);
   localparam int unsigned NextBits  = PageBits + 1;
 
-  typedef enum logic [3:0] {
-    StOff    = 4'd0,
-    StChoose = 4'd1,
-    StQuery  = 4'd2,
-    StAlloc  = 4'd3,
-    StCopy   = 4'd4,
-    StCommit = 4'd5,
-    StSettle = 4'd6,
-    StVacate = 4'd7,
-    StErase  = 4'd8,
-    StHalt   = 4'd9
-  } state_e;
-  state_e st_q, st_d;
-
-  // Rotation state.
-  logic [PPlBits-1:0] p_q, s_q;         // phantom, source
-  logic [LPlBits-1:0] ls_q;             // the logical plane S holds
-  logic ls_known_q;
-  logic [BlockBits:0] idx_q, idx_d;     // block being queried, allocated, committed, erased
-  logic [Blocks-1:0] xlive_q;           // S's physical block holds a live logical block
-  logic [CountBits-1:0] total_q, total_d, done_q, done_d;  // pages to copy this step, copied
-  logic [31:0] rot_q;
-  logic err_q, err_d;
-  flint_pkg::refresh_err_e code_q, code_d;
-  logic [$clog2(Settle + 1)-1:0] settle_q;
+  // The step (flint_refresh_step): phase, block index, page counts, planes, error.
+  flint_pkg::refresh_phase_e ph;
+  logic choose_enter, copy_start, erase_start, idx_live;
+  logic [BlockBits:0] idx_q;
+  logic [CountBits-1:0] total_q, done_q;
+  logic [PPlBits-1:0] p_q, s_q;
+  logic [LPlBits-1:0] ls_q;
   logic rc_wait_q;                      // a relocation command awaits its answer
   logic copying, retiring;              // retiring: the copy pauses (flint_refresh_copy)
-  assign copying = st_q == StCopy && !retiring;
+  assign copying = ph == flint_pkg::RefreshCopy && !retiring;
 
-  // --- tables: src[b], tgt[b] (blocks), next[b] (next page to copy) -------------------------
-  logic src_we, tgt_we, nx_we;
-  logic [BlockBits-1:0] src_wa, tgt_wa, nx_wa, src_ra, tgt_ra, nx_ra;
-  logic [BlockBits-1:0] src_wd, tgt_wd, src_rd, tgt_rd;
-  logic [NextBits-1:0] nx_wd, nx_rd;
-  flint_sram #(.Width(BlockBits), .Depth(Blocks)) u_src (
-    .clk_i, .rd_en_i(1'b1), .rd_addr_i(src_ra), .rd_data_o(src_rd),
-    .wr_en_i(src_we), .wr_addr_i(src_wa), .wr_data_i(src_wd));
-  flint_sram #(.Width(BlockBits), .Depth(Blocks)) u_tgt (
-    .clk_i, .rd_en_i(1'b1), .rd_addr_i(tgt_ra), .rd_data_o(tgt_rd),
-    .wr_en_i(tgt_we), .wr_addr_i(tgt_wa), .wr_data_i(tgt_wd));
-  flint_sram #(.Width(NextBits), .Depth(Blocks)) u_next (
-    .clk_i, .rd_en_i(1'b1), .rd_addr_i(nx_ra), .rd_data_o(nx_rd),
-    .wr_en_i(nx_we), .wr_addr_i(nx_wa), .wr_data_i(nx_wd));
+  // The step's tables src[], tgt[], next[] (flint_refresh_tables): read data.
+  logic [BlockBits-1:0] src_rd, tgt_rd;
+  logic [NextBits-1:0] nx_rd;
 
   // --- the program queue ------------------------------------------------------------------------
   logic fq_valid, fq_open, fq_cancel, fq_room, fq_drop;
@@ -240,7 +211,7 @@ module flint_refresh_die #(
   logic [BlockBits-1:0] sc_cur, sc_x;
   flint_refresh_scrub #(.IdleWait(IdleWait), .StealPace(StealPace)) u_scrub (
     .clk_i, .rst_ni,
-    .copying_i(copying), .step_start_i(st_q == StAlloc && st_d == StCopy), .live_blocks_i,
+    .copying_i(copying), .step_start_i(copy_start), .live_blocks_i,
     .total_i(total_q), .done_i(done_q), .bbc_empty_i, .parked_i,
     .fk_lookup_i(fk_lookup), .fk_decide_i(fk_decide), .fk_open_i(fk_open), .fk_block_i(fk_b),
     .cur_o(sc_cur), .nx_rd_i(nx_rd), .src_rd_i(src_rd),
@@ -267,9 +238,9 @@ module flint_refresh_die #(
     .retiring_o(retiring), .rt_mark_o(rt_mark), .rt_alloc_o(rt_alloc), .rt_block_o(rt_b),
     .rt_pblock_o(rt_y), .restart_o(rt_set), .rt_new_o(rt_new), .rt_undo_o(rt_undo),
     .no_spare_o(no_spare),
-    .erase_i(st_q == StErase), .erase_start_i(st_q == StVacate && st_d == StErase),
+    .erase_i(ph == flint_pkg::RefreshErase), .erase_start_i(erase_start),
     .erase_more_i(32'(idx_q) < Blocks), .erase_block_i(idx_q[BlockBits-1:0]),
-    .erase_live_i(xlive_q[idx_q[BlockBits-1:0]]), .rc_rsp_valid_i, .rc_rsp_status_i,
+    .erase_live_i(idx_live), .rc_rsp_valid_i, .rc_rsp_status_i,
     .rc_rsp_block_i, .cc_rsp_valid_i,
     .er_release_o(er_release), .er_bad_o(er_bad), .er_count_o(er_count),
     .prog_fail_o(prog_fail), .rt_refused_o(rt_refused), .addr_bad_o(rsp_bad),
@@ -282,7 +253,7 @@ module flint_refresh_die #(
   logic [PPlBits-1:0] pick;
   flint_refresh_choose u_choose (
     .clk_i, .rst_ni,
-    .enter_i(st_d == StChoose && st_q != StChoose), .active_i(st_q == StChoose),
+    .enter_i(choose_enter), .active_i(ph == flint_pkg::RefreshChoose),
     .phantom_i(p_q), .hit_o(ch_hit), .pick_o(pick),
     .evt_valid_i, .evt_plane_i, .evt_limit_i,
     .due_o, .limit_o, .alarm_o);
@@ -292,8 +263,9 @@ module flint_refresh_die #(
   logic cm_rsp, tgt_al, cmd_no_spare, cmd_reloc;
   flint_refresh_cmd u_cmd (
     .clk_i, .rst_ni,
-    .query_i(st_q == StQuery), .alloc_i(st_q == StAlloc), .copy_i(st_q == StCopy),
-    .commit_i(st_q == StCommit), .erase_i(st_q == StErase), .idx_i(idx_q), .live_blocks_i,
+    .query_i(ph == flint_pkg::RefreshQuery), .alloc_i(ph == flint_pkg::RefreshAlloc),
+    .copy_i(ph == flint_pkg::RefreshCopy), .commit_i(ph == flint_pkg::RefreshCommit),
+    .erase_i(ph == flint_pkg::RefreshErase), .idx_i(idx_q), .live_blocks_i,
     .phantom_i(p_q), .source_i(s_q), .ls_i(ls_q), .tgt_rd_i(tgt_rd),
     .rt_mark_i(rt_mark), .rt_alloc_i(rt_alloc), .rt_block_i(rt_b), .rt_pblock_i(rt_y),
     .er_release_i(er_release), .er_bad_i(er_bad), .er_count_i(er_count),
@@ -303,176 +275,40 @@ module flint_refresh_die #(
     .wait_o(rc_wait_q), .commit_ans_o(cm_rsp), .upd_valid_o, .upd_pblock_o, .tgt_we_o(tgt_al),
     .no_spare_o(cmd_no_spare), .reloc_o(cmd_reloc));
 
-  // --- the rotation -----------------------------------------------------------------------------
-  logic all_queued, copy_done;
-  assign all_queued = done_q == total_q;
-  assign copy_done = all_queued && pq_occ == '0 && pg_idle && !pq_valid &&
-                     !pg_pend && !fk_take && !fk_open && !sc_busy && !retiring;
-  always_comb begin
-    st_d = st_q;
-    unique case (st_q)
-      StOff:    if (enable_i && Mode == 0) st_d = StChoose;
-      StChoose: if (ch_hit) st_d = StQuery;
-      StQuery:  if (32'(idx_q) == Blocks && !rc_wait_q) st_d = StAlloc;
-      StAlloc:  if (32'(idx_q) >= 32'(live_blocks_i) && !rc_wait_q) st_d = StCopy;
-      StCopy:   if (copy_done) st_d = StCommit;
-      StCommit: if (32'(idx_q) == Blocks && !rc_wait_q) st_d = StSettle;
-      StSettle: if (32'(settle_q) == Settle) st_d = StVacate;
-      StVacate: if (!res_planes_i[s_q]) st_d = StErase;
-      StErase:  if (32'(idx_q) == Blocks) st_d = StChoose;
-      default:  ;
-    endcase
-    if (err_q) st_d = StHalt;
-    if (!enable_i) st_d = StOff;
-  end
-  // The block index: one a table answer (a counter answer when erasing), from 0 each phase.
-  always_comb begin
-    idx_d = idx_q;
-    unique case (st_q)
-      StChoose: if (ch_hit) idx_d = '0;
-      StQuery, StAlloc: if (rc_rsp_valid_i) idx_d = idx_q + 1'b1;
-      StCommit: if (cm_rsp) idx_d = idx_q + 1'b1;
-      StErase: if (er_count && cc_rsp_valid_i) idx_d = idx_q + 1'b1;
-      default: ;
-    endcase
-    if ((st_q == StQuery && st_d == StAlloc) || (st_q == StAlloc && st_d == StCopy) ||
-        (st_q == StCopy && st_d == StCommit) || (st_q == StVacate && st_d == StErase)) begin
-      idx_d = '0;
-    end
-  end
-  // Pages to copy and copied: set when the copy starts, a page counts when its last line is in
-  // (the fork's or the scrubber's, never both: the scrubber works parked).
-  always_comb begin
-    total_d = total_q;
-    done_d = done_q;
-    if (st_q == StAlloc && rc_rsp_valid_i) begin
-      total_d = '0;
-      done_d = '0;
-    end
-    if (st_q == StAlloc && st_d == StCopy) begin
-      total_d = CountBits'(32'(live_blocks_i) * Pages);
-      done_d = '0;
-    end
-    if (fk_done || sc_page_in) done_d = done_q + 1'b1;
-    if (rt_set) done_d = done_q - rt_undo;  // the block's copy restarts (none comes in then)
-  end
-  // Errors halt the die; the last one seen names it. No free good block on P (NoSpare), a program
-  // failure while another block is retired (Program), and an answer refusing an address (Reloc:
-  // the rotation's addresses came from the table). A failed program or erase alone retires the
-  // block (flint_refresh_copy) and the rotation goes on.
-  always_comb begin
-    err_d = err_q;
-    code_d = code_q;
-    unique case (st_q)
-      StQuery: if (rc_rsp_valid_i && (rc_rsp_state_i != flint_pkg::BlkMapped ||
-                                      (ls_known_q && rc_rsp_lplane_i != ls_q))) begin
-        err_d = 1'b1;  // a block S does not map, or of another logical plane: not a whole plane
-        code_d = flint_pkg::RefreshErrSource;
-      end
-      default: ;
-    endcase
-    if (no_spare || cmd_no_spare || cmd_reloc || rt_refused || prog_fail) begin
-      err_d = 1'b1;
-      code_d = (no_spare || cmd_no_spare) ? flint_pkg::RefreshErrNoSpare :
-               (prog_fail ? flint_pkg::RefreshErrProgram : flint_pkg::RefreshErrReloc);
-    end
-    if (rsp_bad) begin
-      err_d = 1'b1;
-      code_d = flint_pkg::RefreshErrReloc;
-    end
-  end
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      st_q <= StOff;
-      idx_q <= '0;
-      total_q <= '0;
-      done_q <= '0;
-      err_q <= 1'b0;
-      code_q <= flint_pkg::RefreshErrNone;
-    end else begin
-      st_q <= st_d;
-      idx_q <= idx_d;
-      total_q <= total_d;
-      done_q <= done_d;
-      err_q <= err_d;
-      code_q <= code_d;
-    end
-  end
-  // The planes: S when chosen; P becomes S once S is erased.
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      p_q <= PPlBits'(Planes);  // the extra plane starts as the phantom of every block
-      s_q <= '0;
-      rot_q <= '0;
-    end else begin
-      if (st_q == StChoose && ch_hit) s_q <= pick;
-      if (st_q == StErase && st_d == StChoose) begin
-        p_q <= s_q;
-        rot_q <= rot_q + 1'b1;
-      end
-    end
-  end
-  // What S holds: its logical plane and its live blocks, learnt from the Query answers.
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      ls_q <= '0;
-      ls_known_q <= 1'b0;
-      xlive_q <= '0;
-    end else if (st_q == StChoose && ch_hit) begin
-      ls_known_q <= 1'b0;
-      xlive_q <= '0;
-    end else if (st_q == StQuery && rc_rsp_valid_i && rc_rsp_state_i == flint_pkg::BlkMapped) begin
-      xlive_q[idx_q[BlockBits-1:0]] <= 32'(rc_rsp_lblock_i) < 32'(live_blocks_i);
-      ls_q <= rc_rsp_lplane_i;
-      ls_known_q <= 1'b1;
-    end
-  end
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) settle_q <= '0;
-    else if (st_q == StCommit && st_d == StSettle) settle_q <= '0;
-    else if (st_q == StSettle) settle_q <= settle_q + 1'b1;
-  end
+  // --- the step ---------------------------------------------------------------------------------
+  flint_refresh_step #(.Mode(Mode), .Settle(Settle)) u_step (
+    .clk_i, .rst_ni, .enable_i, .live_blocks_i, .res_planes_i,
+    .hit_i(ch_hit), .pick_i(pick),
+    .rc_rsp_valid_i, .rc_rsp_state_i, .rc_rsp_lplane_i, .rc_rsp_lblock_i, .rc_wait_i(rc_wait_q),
+    .commit_ans_i(cm_rsp), .er_count_i(er_count), .cc_rsp_valid_i,
+    .page_in_i(fk_done || sc_page_in),
+    .drained_i(pq_occ == '0 && pg_idle && !pq_valid && !pg_pend && !fk_take && !fk_open &&
+               !sc_busy && !retiring),
+    .restart_i(rt_set), .undo_i(rt_undo),
+    .no_spare_i(no_spare || cmd_no_spare), .prog_fail_i(prog_fail),
+    .reloc_i(cmd_reloc || rt_refused), .addr_bad_i(rsp_bad),
+    .phase_o(ph), .choose_enter_o(choose_enter), .copy_start_o(copy_start),
+    .erase_start_o(erase_start), .idx_o(idx_q), .total_o(total_q), .done_o(done_q),
+    .phantom_o(p_q), .source_o(s_q), .ls_o(ls_q), .idx_live_o(idx_live), .rotations_o, .err_o,
+    .err_code_o);
 
-  // Table ports.
-  always_comb begin
-    src_we = st_q == StQuery && rc_rsp_valid_i && rc_rsp_state_i == flint_pkg::BlkMapped;
-    src_wa = rc_rsp_lblock_i;
-    src_wd = rc_rsp_block_i;
-    // A target: Alloc'd for a live block, for an empty one at its commit, or the restart's.
-    tgt_we = tgt_al;
-    tgt_wa = idx_q[BlockBits-1:0];
-    tgt_wd = rc_rsp_block_i;
-    nx_we = st_q == StAlloc && tgt_we;
-    nx_wa = idx_q[BlockBits-1:0];
-    nx_wd = '0;
-    if (rt_set) begin
-      tgt_we = 1'b1;
-      tgt_wa = rt_b;
-      tgt_wd = rt_new;
-      nx_we = 1'b1;
-      nx_wa = rt_b;
-    end
-    // A completed page: the fork's or the scrubber's (never both: the scrubber works parked).
-    if (fk_done) begin
-      nx_we = 1'b1;
-      nx_wa = fk_b;
-      nx_wd = NextBits'(fk_p) + 1'b1;
-    end else if (sc_page_in) begin
-      nx_we = 1'b1;
-      nx_wa = sc_b;
-      nx_wd = NextBits'(sc_p) + 1'b1;
-    end
-    // Reads: the fork's lookup of a new ACTIVE first, else the scrubber's cursor.
-    nx_ra = fk_lookup ? act_lblock_i : sc_cur;
-    src_ra = sc_b;
-    tgt_ra = (st_q == StCommit) ? idx_q[BlockBits-1:0] : pq_block;
-  end
+  // --- the step's tables --------------------------------------------------------------------------
+  flint_refresh_tables u_tables (
+    .clk_i,
+    .query_i(ph == flint_pkg::RefreshQuery), .alloc_i(ph == flint_pkg::RefreshAlloc),
+    .commit_i(ph == flint_pkg::RefreshCommit), .idx_i(idx_q[BlockBits-1:0]),
+    .rc_rsp_valid_i, .rc_rsp_state_i, .rc_rsp_block_i, .rc_rsp_lblock_i, .tgt_we_i(tgt_al),
+    .restart_i(rt_set), .restart_block_i(rt_b), .restart_new_i(rt_new),
+    .fk_done_i(fk_done), .fk_block_i(fk_b), .fk_page_i(fk_p),
+    .sc_done_i(sc_page_in), .sc_block_i(sc_b), .sc_page_i(sc_p),
+    .fk_lookup_i(fk_lookup), .act_lblock_i, .sc_cur_i(sc_cur), .pq_block_i(pq_block),
+    .src_rd_o(src_rd), .tgt_rd_o(tgt_rd), .nx_rd_o(nx_rd));
 
   // The scrubber's sense, for the read counters; parked while it reads.
   assign sn_valid_o = sc_go;
   assign sn_plane_o = s_q;
   assign sn_block_o = sc_x;
-  assign park_o = sc_busy || (st_q == StVacate && bbc_empty_i);
+  assign park_o = sc_busy || (ph == flint_pkg::RefreshVacate && bbc_empty_i);
   // The block of a trip event does not matter here: the rotation copies whole planes.
   logic unused_refresh;
   assign unused_refresh = ^{evt_block_i, pq_scrub, pq_line, mrd_last_i};
@@ -482,39 +318,21 @@ module flint_refresh_die #(
 
   assign phantom_o = p_q;
   assign source_o = s_q;
-  assign phase_o = st_q;
-  assign rotations_o = rot_q;
-  assign err_o = err_q;
-  assign err_code_o = code_q;
+  assign phase_o = ph;
 
   // --- invariants ------------------------------------------------------------------------------
   // Erases only of the source once it left every stripe, and never while a burst in the buffers
   // names the plane; the phantom is never resident: a foreground read never waits on them (the
   // programs go only to the phantom: flint_refresh_copy).
-  `FLINT_ASSERT_IMPLY(PhantomNeverResident, st_q == StChoose || st_q == StQuery ||
-                      st_q == StAlloc || st_q == StCopy, !res_planes_i[p_q])
+  `FLINT_ASSERT_IMPLY(PhantomNeverResident, ph == flint_pkg::RefreshChoose ||
+                      ph == flint_pkg::RefreshQuery || ph == flint_pkg::RefreshAlloc ||
+                      ph == flint_pkg::RefreshCopy, !res_planes_i[p_q])
   `FLINT_ASSERT_IMPLY(EraseOnlyVacated, mreq_valid_o && mreq_o.op == flint_pkg::MaintEraseBlock,
-                      st_q == StErase && !res_planes_i[s_q])
+                      ph == flint_pkg::RefreshErase && !res_planes_i[s_q])
   // The scrubber touches the source plane's buffers only while the controller is parked.
   `FLINT_ASSERT_IMPLY(ScrubOnlyParked, mreq_valid_o && mreq_o.op == flint_pkg::MaintReadPage,
                       parked_i && park_o)
-  // A page counts once: never more pages than the step copies.
-  `FLINT_ASSERT(CountBounded, done_q <= total_q)
-  // A restart rewrites next[] alone, and takes back no more pages than were counted.
-  `FLINT_ASSERT_IMPLY(RestartAlone, rt_set, st_q == StCopy && !fk_done && !sc_page_in &&
-                      rt_undo <= done_q)
-
-  // Functional cover points: each rotation phase and the halt (the fork's, the scrubber's, the
-  // engines' and the trip events' are in their modules).
-  `FLINT_COVER(c_choose, st_q == StChoose)
-  `FLINT_COVER(c_query, st_q == StQuery)
-  `FLINT_COVER(c_alloc, st_q == StAlloc)
-  `FLINT_COVER(c_copy, st_q == StCopy)
-  `FLINT_COVER(c_commit, st_q == StCommit)
-  `FLINT_COVER(c_settle, st_q == StSettle)
-  `FLINT_COVER(c_vacate, st_q == StVacate)
-  `FLINT_COVER(c_erase, st_q == StErase)
-  `FLINT_COVER(c_halt, st_q == StHalt)
-  `FLINT_COVER(c_halt_no_spare, err_q && code_q == flint_pkg::RefreshErrNoSpare)
+  // The step's own invariants and its phase cover points are flint_refresh_step's; the fork's,
+  // the scrubber's, the engines' and the trip events' are in their modules.
 endmodule
 `default_nettype wire

@@ -522,7 +522,7 @@ TEST_CASE("top: an uncorrectable line is reported, copied poisoned, and reads ba
 namespace {
 
 // Bad blocks during the rotation (docs/refresh.md, Q4 and "Bad blocks during the rotation"):
-// flint_pkg::refresh_err_e and flint_refresh_die's phases as the tests name them.
+// flint_pkg::refresh_err_e and flint_pkg::refresh_phase_e values as the tests name them.
 constexpr uint32_t kErrProgram = 2;
 constexpr uint32_t kErrNoSpare = 5;
 constexpr uint32_t kPhaseCopy = 4;
