@@ -18,6 +18,7 @@
 #include <tuple>
 #include <vector>
 
+#include "Vloader_netlist.h"
 #include "Vloader_small.h"
 #include "Vloader_small_linear.h"
 #include "flint_config.hpp"
@@ -308,6 +309,45 @@ void CheckLoaded(LoaderBench<Dut>& b, const Outcome& o, uint64_t n, bool erase) 
   REQUIRE_FALSE(b.Failed());
 }
 
+// Random loads: size, erase or not, readiness of every port, answer delays, and in half of the
+// runs a program or erase failure at a random place.
+template <class Dut>
+void RunRandomLoads(uint32_t seed, int runs) {
+  INFO(flint::tb::ReplayCommand(seed));
+  std::mt19937 rng(seed);
+  for (int run = 0; run < runs; ++run) {
+    LoaderBench<Dut> b(seed * 100 + static_cast<uint32_t>(run), BurstPlacement::kInterleaved);
+    const uint64_t n = 1 + rng() % kCfg.bursts_per_stack;
+    const bool erase = rng() % 2 == 0;
+    Knobs k;
+    k.req_ready = 20 + static_cast<int>(rng() % 81);
+    k.wr_ready = 20 + static_cast<int>(rng() % 81);
+    k.btt_ready = 20 + static_cast<int>(rng() % 81);
+    k.data_valid = 20 + static_cast<int>(rng() % 81);
+    k.max_delay = 1 + static_cast<int>(rng() % 60);
+    Faults f;
+    const uint64_t programs = b.model().Programs(n).size();
+    const int kind = static_cast<int>(rng() % 4);  // 0, 1: none; 2: a program; 3: an erase
+    if (kind == 2) f.program = static_cast<int64_t>(rng() % programs);
+    if (kind == 3 && erase) f.erase = static_cast<int64_t>(rng() % b.model().Erases());
+    INFO("run " << run << ": n " << n << " erase " << erase << " fault kind " << kind << " program "
+                << f.program << " erase " << f.erase);
+    const Outcome o = b.Run(n, erase, false, f, k);
+    REQUIRE(b.Error().empty());
+    REQUIRE(o.done);
+    if (f.program < 0 && f.erase < 0) {
+      CheckLoaded(b, o, n, erase);
+    } else {
+      REQUIRE(o.err);
+      REQUIRE(o.code == static_cast<uint32_t>(f.program >= 0 ? LoadError::kProgramFail
+                                                             : LoadError::kEraseFail));
+      REQUIRE(o.loaded == 0);
+      REQUIRE(o.answers == o.programs + o.erases);
+    }
+    REQUIRE_FALSE(b.Failed());
+  }
+}
+
 }  // namespace
 
 TEST_CASE("loader: a whole load with erase programs every page where the model places it",
@@ -406,39 +446,10 @@ TEST_CASE("loader: a mount writes the BTT entries and touches no die and no stre
 
 TEST_CASE("loader: random sizes, readiness, delays and faults match the model",
           "[top][loader][random]") {
-  const uint32_t seed = flint::tb::TestSeed();
-  INFO(flint::tb::ReplayCommand(seed));
-  std::mt19937 rng(seed);
-  for (int run = 0; run < 40; ++run) {
-    LoaderBench<Vloader_small> b(seed * 100 + static_cast<uint32_t>(run),
-                                 BurstPlacement::kInterleaved);
-    const uint64_t n = 1 + rng() % kCfg.bursts_per_stack;
-    const bool erase = rng() % 2 == 0;
-    Knobs k;
-    k.req_ready = 20 + static_cast<int>(rng() % 81);
-    k.wr_ready = 20 + static_cast<int>(rng() % 81);
-    k.btt_ready = 20 + static_cast<int>(rng() % 81);
-    k.data_valid = 20 + static_cast<int>(rng() % 81);
-    k.max_delay = 1 + static_cast<int>(rng() % 60);
-    Faults f;
-    const uint64_t programs = b.model().Programs(n).size();
-    const int kind = static_cast<int>(rng() % 4);  // 0, 1: none; 2: a program; 3: an erase
-    if (kind == 2) f.program = static_cast<int64_t>(rng() % programs);
-    if (kind == 3 && erase) f.erase = static_cast<int64_t>(rng() % b.model().Erases());
-    INFO("run " << run << ": n " << n << " erase " << erase << " fault kind " << kind << " program "
-                << f.program << " erase " << f.erase);
-    const Outcome o = b.Run(n, erase, false, f, k);
-    REQUIRE(b.Error().empty());
-    REQUIRE(o.done);
-    if (f.program < 0 && f.erase < 0) {
-      CheckLoaded(b, o, n, erase);
-    } else {
-      REQUIRE(o.err);
-      REQUIRE(o.code == static_cast<uint32_t>(f.program >= 0 ? LoadError::kProgramFail
-                                                             : LoadError::kEraseFail));
-      REQUIRE(o.loaded == 0);
-      REQUIRE(o.answers == o.programs + o.erases);
-    }
-    REQUIRE_FALSE(b.Failed());
-  }
+  RunRandomLoads<Vloader_small>(flint::tb::TestSeed(), 40);
+}
+
+// Trust no synthesis silently (STYLE.md): the Yosys netlist of the loader through the same bench.
+TEST_CASE("loader: its synthesized netlist passes the random loads", "[top][loader][netlist]") {
+  RunRandomLoads<Vloader_netlist>(flint::tb::TestSeed(), 20);
 }

@@ -15,6 +15,7 @@
 
 #include "Vfeed_medium.h"
 #include "Vfeed_small.h"
+#include "Vsense_feed_netlist.h"
 #include "flint_config.hpp"
 #include "tb/common/harness.hpp"
 #include "tb/common/ports.hpp"
@@ -262,4 +263,9 @@ TEST_CASE("sense_feed: random senses, own reads and back-pressure match the mode
 
 TEST_CASE("sense_feed: random traffic matches the model at medium", "[top][sense_feed][random]") {
   RunRandom<Vfeed_medium>(flint::tb::TestSeed(), flint::kMediumConfig, 200000);
+}
+
+// Trust no synthesis silently (STYLE.md): the Yosys netlist of the feed through the same bench.
+TEST_CASE("sense_feed: its synthesized netlist matches the model", "[top][sense_feed][netlist]") {
+  RunRandom<Vsense_feed_netlist>(flint::tb::TestSeed(), flint::kSmallConfig, 100000);
 }
