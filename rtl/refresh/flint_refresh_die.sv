@@ -289,11 +289,15 @@ module flint_refresh_die #(
   assign evt_ready_o = 1'b1;
 
   // --- relocation-table and counter commands of the rotation ----------------------------------
+  // No command once an error is seen: the state moves to StHalt a cycle after err_q rises, and
+  // without the gate that cycle re-sent the command an answer had just refused (an Alloc
+  // answered NoFree was sent again; tb/refresh's model flags a command after the halt).
   logic cm_rsp, tgt_al, cmd_no_spare, cmd_reloc;
   flint_refresh_cmd u_cmd (
     .clk_i, .rst_ni,
-    .query_i(st_q == StQuery), .alloc_i(st_q == StAlloc), .copy_i(st_q == StCopy),
-    .commit_i(st_q == StCommit), .erase_i(st_q == StErase), .idx_i(idx_q), .live_blocks_i,
+    .query_i(st_q == StQuery && !err_q), .alloc_i(st_q == StAlloc && !err_q),
+    .copy_i(st_q == StCopy && !err_q), .commit_i(st_q == StCommit && !err_q),
+    .erase_i(st_q == StErase && !err_q), .idx_i(idx_q), .live_blocks_i,
     .phantom_i(p_q), .source_i(s_q), .ls_i(ls_q), .tgt_rd_i(tgt_rd),
     .rt_mark_i(rt_mark), .rt_alloc_i(rt_alloc), .rt_block_i(rt_b), .rt_pblock_i(rt_y),
     .er_release_i(er_release), .er_bad_i(er_bad), .er_count_i(er_count),
