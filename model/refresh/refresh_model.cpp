@@ -37,8 +37,7 @@ void RefreshModel::TripEvent(uint32_t plane, bool limit) {
 }
 
 uint32_t RefreshModel::PredictSource() const {
-  // Candidates: the planes not yet a source this pass, never the phantom (all
-  // if none is left).
+  // Candidates: the planes not yet a source this pass, never the phantom (all if none is left).
   std::vector<bool> cand(phys_);
   bool any = false;
   for (uint32_t p = 0; p < phys_; ++p) {
@@ -48,8 +47,7 @@ uint32_t RefreshModel::PredictSource() const {
   if (!any) {
     for (uint32_t p = 0; p < phys_; ++p) cand[p] = p != phantom_;
   }
-  // From the plane after the last source: the first due candidate, else the
-  // first candidate.
+  // From the plane after the last source: the first due candidate, else the first candidate.
   for (uint32_t i = 1; i <= phys_; ++i) {
     const uint32_t p = (rr_last_ + i) % phys_;
     if (cand[p] && due_[p]) return p;
@@ -312,9 +310,8 @@ std::string RefreshModel::ScrubRead(uint32_t plane, uint32_t block, uint32_t pag
   if (block >= blocks_ || src_owner_[block] >= live_)
     return Fail(what + ": not a block of S holding a live block");
   const uint32_t b = src_owner_[block];
-  // The controller's next[] counts pages queued, the model's pages programmed:
-  // a page at or past the model's next (a restart resets both to 0 before the
-  // scrubber goes on).
+  // The controller's next[] counts pages queued, the model's pages programmed: a page at or past
+  // the model's next (a restart resets both to 0 before the scrubber goes on).
   if (page >= pages_ || page < next_[b])
     return Fail(what + ": block " + std::to_string(b) + " has pages up to " +
                 std::to_string(next_[b]) + " programmed already");
