@@ -1,36 +1,27 @@
-// One die's refresh controller (tb/refresh/flint_refresh_die_tb.sv:
-// flint_refresh_die on its maintenance sequencer and die port) against the
-// golden model of the rotation (model/refresh/refresh_model.hpp), with the NAND
-// die model attached to the maintenance port.
+// One die's refresh controller (tb/refresh/flint_refresh_die_tb.sv: flint_refresh_die on its
+// maintenance sequencer and die port) against the golden model of the rotation
+// (model/refresh/refresh_model.hpp), with the NAND die model attached to the maintenance port.
 //
 // The bench plays the rest of the die's world:
-//   - the burst-buffer controller: bursts of live logical blocks (an
-//   interleaved sweep, random
-//     jumps), each NEXT then ACTIVE, its stripe (the physical planes the
-//     relocation table maps the block to when the burst is looked up) in
-//     res_planes_i while resident; ACTIVE's corrected lines of every logical
-//     plane of this die on the fork port, in random order, with gaps,
-//     duplicates, lines first uncorrectable, and bursts cut short; idle gaps
-//     (the scrubber's time); the park handshake (no new burst once park_o is
-//     high, parked_i once ACTIVE and NEXT are gone, after park_delay cycles);
-//   - the relocation table: the model's own RelocTable answers each command,
-//   after a random
-//     latency (rc_ready_i random); the read counters: each reset acknowledged
-//     after a latency;
-//   - trip events on evt_*, driven only while the rotation is past its choice
-//   (Alloc to Erase),
-//     so each one counts for the next choice in the RTL and in the model alike;
-//   - the NAND die: commands applied to NandDie as tb/nand/maint_seq_tb.hpp
-//   does (its timing,
-//     data-out, data-in), with faults injected at the n-th program of a block
-//     or erase.
-// Every relocation command, counter reset, NAND program, erase and scrub read
-// goes to the model as it happens; the first divergence is kept with its cycle.
-// Also checked every cycle: the stripe update of each Commit's answer, no halt
-// the model does not predict (and the NoSpare code when it does), no erase of a
-// plane a resident burst reads, the scrubber's reads only parked, RTL
-// assertions; at each rotation's end the counters and a read-back of every live
-// page through the table from the die (the data the load put there).
+//   - the burst-buffer controller: bursts of live logical blocks (an interleaved sweep, random
+//     jumps), each NEXT then ACTIVE, its stripe (the physical planes the relocation table maps the
+//     block to when the burst is looked up) in res_planes_i while resident; ACTIVE's corrected
+//     lines of every logical plane of this die on the fork port, in random order, with gaps,
+//     duplicates, lines first uncorrectable, and bursts cut short; idle gaps (the scrubber's time);
+//     the park handshake (no new burst once park_o is high, parked_i once ACTIVE and NEXT are gone,
+//     after park_delay cycles);
+//   - the relocation table: the model's own RelocTable answers each command, after a random latency
+//     (rc_ready_i random); the read counters: each reset acknowledged after a latency;
+//   - trip events on evt_*, driven only while the rotation is past its choice (Alloc to Erase), so
+//     each one counts for the next choice in the RTL and in the model alike;
+//   - the NAND die: commands applied to NandDie as tb/nand/maint_seq_tb.hpp does (its timing,
+//     data-out, data-in), with faults injected at the n-th program of a block or erase.
+// Every relocation command, counter reset, NAND program, erase and scrub read goes to the model as
+// it happens; the first divergence is kept with its cycle. Also checked every cycle: the stripe
+// update of each Commit's answer, no halt the model does not predict (and the NoSpare code when it
+// does), no erase of a plane a resident burst reads, the scrubber's reads only parked, RTL
+// assertions; at each rotation's end the counters and a read-back of every live page through the
+// table from the die (the data the load put there).
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -62,6 +53,7 @@ struct RefreshStim {
   uint32_t gap_max = 600;   // its longest length (cycles)
   double line_p = 1.0;      // chance a cycle that ACTIVE's next fork line comes
   double jump_p = 0.0;      // chance a burst is a random one, not the sweep's next
+  bool skip_page0 = false;  // no burst reads page 0 of a block (no fork can start a block)
   double cut_p = 0.0;       // chance a burst leaves ACTIVE before all its lines
   double dup_p = 0.0;       // chance a line comes twice
   double bad_line_p = 0.0;  // chance a line comes uncorrectable first (then again, good)
@@ -75,9 +67,8 @@ struct RefreshStim {
 template <class Dut>
 class RefreshDieBench {
  public:
-  // The NAND die erases in `t_erase_cycles` (the controller only sees plane
-  // busy/idle): small's 48 000 cycles a block would make a rotation mostly
-  // waiting.
+  // The NAND die erases in `t_erase_cycles` (the controller only sees plane busy/idle): small's 48
+  // 000 cycles a block would make a rotation mostly waiting.
   RefreshDieBench(const Config& cfg, uint32_t seed, uint32_t live_blocks,
                   uint64_t t_erase_cycles = 4000)
       : cfg_(cfg),
@@ -90,8 +81,7 @@ class RefreshDieBench {
         model_(cfg, live_blocks,
                [this](uint32_t lp, uint32_t b, uint32_t p) { return Content(lp, b, p); }) {
     die_.SetSpareFn(model::SecdedEncode);
-    // The load: logical block b of logical plane lp on physical (lp, b), the
-    // table's identity.
+    // The load: logical block b of logical plane lp on physical (lp, b), the table's identity.
     for (uint32_t lp = 0; lp < cfg_.planes; ++lp) {
       for (uint32_t b = 0; b < live_; ++b) {
         std::vector<model::PageImage> pages;
@@ -156,22 +146,21 @@ class RefreshDieBench {
     return out;
   }
 
-  // A due (or limit) trip event on a physical plane, driven at the next cycle
-  // the rotation is past its choice.
+  // A due (or limit) trip event on a physical plane, driven at the next cycle the rotation is past
+  // its choice.
   void Trip(uint32_t plane, bool limit = false) { trips_.push_back({plane, limit}); }
   // Drive trip events in any phase (Mode 2 has none).
   void TripsAnyPhase() { trips_any_phase_ = true; }
   bool TripsPending() const { return !trips_.empty(); }
-  // The program of page `page` of live logical block `lblock` in rotation
-  // `rotation` fails (the first time it is programmed there).
+  // The program of page `page` of live logical block `lblock` in rotation `rotation` fails (the
+  // first time it is programmed there).
   void FailProgram(uint64_t rotation, uint32_t lblock, uint32_t page) {
     prog_faults_.push_back({rotation, lblock, page, false});
   }
   // The `nth` erase (from 0) of rotation `rotation` fails.
   void FailErase(uint64_t rotation, uint32_t nth) { erase_faults_.push_back({rotation, nth}); }
 
-  // Runs until `done()` holds, the first divergence, or `max_cycles` (an
-  // error).
+  // Runs until `done()` holds, the first divergence, or `max_cycles` (an error).
   template <class Pred>
   bool RunUntil(Pred done, uint64_t max_cycles, const std::string& what) {
     const uint64_t stop = h_.cycle() + max_cycles;
@@ -226,8 +215,7 @@ class RefreshDieBench {
     DriveTrips();
     h_.Eval();
     Sample();
-    // Park: the controller (or its sequencer) asks; parked once nothing is
-    // resident.
+    // Park: the controller (or its sequencer) asks; parked once nothing is resident.
     park_req_ = d.park_o;
     if (park_req_) {
       ++park_cycles_;
@@ -237,6 +225,16 @@ class RefreshDieBench {
     }
     parked_ = park_req_ && park_run_ > stim_.park_delay;
     h_.TickAfterEval();
+    // The rising edge's outputs: a rotation ended at this edge.
+    if (d.rotations_o != last_rotations_) {
+      last_rotations_ = d.rotations_o;
+      rotation_ends_.push_back(now_);
+      if (d.phantom_o != model_.phantom())
+        Fail("the new phantom is plane " + std::to_string(d.phantom_o) + ", expected plane " +
+             std::to_string(model_.phantom()) + " (the old source)");
+      CheckCounters();
+      Check(ReadBack());
+    }
   }
 
  private:
@@ -289,8 +287,7 @@ class RefreshDieBench {
     if (!err.empty()) Fail(err);
   }
 
-  // --- the die
-  // ---------------------------------------------------------------------------
+  // --- the die ---------------------------------------------------------------------------
   void DriveDie() {
     auto& d = h_.dut();
     const uint64_t t = h_.cycle();
@@ -386,8 +383,7 @@ class RefreshDieBench {
     }
   }
 
-  // --- the burst-buffer controller
-  // --------------------------------------------------------
+  // --- the burst-buffer controller --------------------------------------------------------
   Burst MakeBurst() {
     std::uniform_real_distribution<double> u(0, 1);
     Burst bu;
@@ -399,6 +395,8 @@ class RefreshDieBench {
       bu.page = static_cast<uint32_t>((sweep_ / live_) % cfg_.pages);
       ++sweep_;
     }
+    if (stim_.skip_page0 && bu.page == 0)
+      bu.page = 1 + static_cast<uint32_t>(rng_() % (cfg_.pages - 1));
     for (uint32_t lp = 0; lp < cfg_.planes; ++lp) {
       bu.planes |= 1u << model_.table().Lookup(0, lp, bu.block).plane;
     }
@@ -412,8 +410,7 @@ class RefreshDieBench {
       }
     }
     std::shuffle(bu.lines.begin(), bu.lines.end(), rng_);
-    // Duplicates, and lines first uncorrectable (their data wrong) and then
-    // good.
+    // Duplicates, and lines first uncorrectable (their data wrong) and then good.
     std::vector<Line> out;
     for (const Line& li : bu.lines) {
       if (u(rng_) < stim_.bad_line_p) {
@@ -470,8 +467,7 @@ class RefreshDieBench {
     d.parked_i = parked_;
   }
 
-  // --- relocation table, read counters, trip events
-  // -----------------------------------------
+  // --- relocation table, read counters, trip events -----------------------------------------
   void DriveTables() {
     auto& d = h_.dut();
     std::uniform_real_distribution<double> u(0, 1);
@@ -543,12 +539,6 @@ class RefreshDieBench {
     if (d.err_o && d.err_code_o != 5)
       Fail("the controller halted with code " + std::to_string(d.err_code_o) +
            ", expected 5 (RefreshErrNoSpare)");
-    if (d.rotations_o != last_rotations_) {
-      last_rotations_ = d.rotations_o;
-      rotation_ends_.push_back(now_);
-      CheckCounters();
-      Check(ReadBack());
-    }
   }
 
   const Config& cfg_;

@@ -1,11 +1,9 @@
-// flint_refresh_die (one die's phantom-plane rotation) on its maintenance
-// sequencer, against the golden model of the rotation
-// (model/refresh/refresh_model.hpp) on every relocation command, counter reset,
-// program, erase and scrub read (tb/refresh/refresh_die_tb.hpp says what the
-// bench drives and checks). Directed: a rotation by the scrubber alone;
-// rotations with forks; the hot-block path (a due event steers the next
-// source); a program failure mid-copy; an erase failure; no spare block
-// (NoSpare); Mode 2 does nothing. Seeded random: forks, back-pressure, trip
+// flint_refresh_die (one die's phantom-plane rotation) on its maintenance sequencer, against the
+// golden model of the rotation (model/refresh/refresh_model.hpp) on every relocation command,
+// counter reset, program, erase and scrub read (tb/refresh/refresh_die_tb.hpp says what the bench
+// drives and checks). Directed: a rotation by the scrubber alone; rotations with forks; the
+// hot-block path (a due event steers the next source); a program failure mid-copy; an erase
+// failure; no spare block (NoSpare); Mode 2 does nothing. Seeded random: forks, back-pressure, trip
 // events and failures over several rotations.
 #include <catch2/catch.hpp>
 #include <cstdint>
@@ -15,6 +13,7 @@
 
 #include "Vrefresh_die_m0.h"
 #include "Vrefresh_die_m2.h"
+#include "Vrefresh_die_steal.h"
 #include "flint_config.hpp"
 #include "model/ftl/ftl_types.hpp"
 #include "tb/common/seed.hpp"
@@ -26,8 +25,8 @@ using Bench = flint::tb::RefreshDieBench<Vrefresh_die_m0>;
 const flint::Config& Small() { return flint::kSmallConfig; }
 constexpr uint32_t kNoSpare = 5;  // flint_pkg::RefreshErrNoSpare
 
-// Runs the bench until `run` (a RunUntil / RunRotations call) returns, the first divergence
-// shown if it fails.
+// Runs the bench until `run` (a RunUntil / RunRotations call) returns, the first divergence shown
+// if it fails.
 #define REQUIRE_RUN(b, run) \
   do {                      \
     const bool ok_ = (run); \
@@ -36,7 +35,8 @@ constexpr uint32_t kNoSpare = 5;  // flint_pkg::RefreshErrNoSpare
   } while (0)
 
 // The end of every test: no divergence, no RTL assertion.
-void Finish(Bench& b) {
+template <class B>
+void Finish(B& b) {
   INFO(b.Error());
   CHECK(b.Error().empty());
   CHECK_FALSE(b.RtlFailed());
@@ -44,7 +44,7 @@ void Finish(Bench& b) {
 
 }  // namespace
 
-TEST_CASE("refresh_die: a rotation by the scrubber alone, against the model",
+TEST_CASE("refresh_die: a rotation by the scrubber alone against the model",
           "[refresh][refresh_die][directed]") {
   const flint::Config& cfg = Small();
   const uint32_t live = 3;
@@ -88,8 +88,8 @@ TEST_CASE("refresh_die: a due event steers the next source (the hot-block path)"
   const flint::Config& cfg = Small();
   Bench b(cfg, flint::tb::TestSeed(), 2);
   b.stim().traffic = false;
-  // Rotation 0 takes plane 0 (nothing due). A due event on plane 3 during it:
-  // round-robin would take plane 1 next, the due plane goes first.
+  // Rotation 0 takes plane 0 (nothing due). A due event on plane 3 during it: round-robin would
+  // take plane 1 next, the due plane goes first.
   REQUIRE_RUN(b, b.RunUntil([&] { return b.dut().phase_o == 4; }, 100000, "copying"));
   b.Trip(3);
   b.Trip(2, true);  // a limit event: the alarm, no steering
@@ -99,8 +99,7 @@ TEST_CASE("refresh_die: a due event steers the next source (the hot-block path)"
   CHECK(b.model().steered() == 1);
   CHECK(d.due_o == 1);
   CHECK(d.source_o == 3);
-  // The pass goes on round-robin from plane 3 over the planes not yet a source
-  // (1, 2, 4).
+  // The pass goes on round-robin from plane 3 over the planes not yet a source (1, 2, 4).
   REQUIRE_RUN(b, b.RunRotations(3, 400000));
   CHECK(b.model().sources() == std::vector<uint32_t>{0, 3, 4});
   CHECK(b.ReadBack().empty());
@@ -116,9 +115,8 @@ TEST_CASE(
   Bench b(cfg, flint::tb::TestSeed(), live);
   b.stim().gap_p = 0.05;
   b.FailProgram(0, 1, 5);  // page 5 of logical block 1 in rotation 0
-  // P is then a block short of a whole plane: the live blocks' copies complete
-  // and commit, and the die halts (NoSpare) at the commit of an empty block
-  // (docs/refresh.md Q4).
+  // P is then a block short of a whole plane: the live blocks' copies complete and commit, and the
+  // die halts (NoSpare) at the commit of an empty block (docs/refresh.md Q4).
   REQUIRE_RUN(b, b.RunUntil([&] { return b.model().halted(); }, 800000, "halted"));
   b.Run(20000);  // nothing more after the halt
   auto& d = b.dut();
@@ -149,8 +147,7 @@ TEST_CASE(
   for (uint32_t x = 0; x < cfg.blocks; ++x)
     bad += b.model().table().State(0, 0, x) == flint::BlockState::kBad;
   CHECK(bad == 1);
-  // The new phantom (plane 0) is a block short: the next step halts NoSpare at
-  // its last commit.
+  // The new phantom (plane 0) is a block short: the next step halts NoSpare at its last commit.
   REQUIRE_RUN(b, b.RunUntil([&] { return b.model().halted(); }, 400000, "halted"));
   b.Run(20000);
   CHECK(d.err_code_o == kNoSpare);
@@ -203,15 +200,38 @@ TEST_CASE("refresh_die: Mode 2 (no refresh) does nothing", "[refresh][refresh_di
   CHECK(b.bursts() > 100);
 }
 
-TEST_CASE("refresh_die: seeded random rotations against the model",
-          "[refresh][refresh_die][random]") {
+TEST_CASE("refresh_die: the stealing scrubber copies under back-to-back reads that fork nothing",
+          "[refresh][refresh_die][directed]") {
+  const flint::Config& cfg = Small();
+  const uint32_t live = 4;
+  flint::tb::RefreshDieBench<Vrefresh_die_steal> b(cfg, flint::tb::TestSeed(), live);
+  // Back-to-back bursts, never idle, never page 0 of a block: no fork can start a block (pages go
+  // in order from 0) and the idle-only scrubber never runs; only steals copy.
+  b.stim().gap_p = 0;
+  b.stim().skip_page0 = true;
+  REQUIRE_RUN(b, b.RunRotations(2, 1500000));
+  auto& d = b.dut();
+  INFO("scrubbed " << d.scrubbed_o << ", forked " << d.forked_o << ", park cycles "
+                   << b.park_cycles() << ", bursts " << b.bursts());
+  CHECK(d.rotations_o == 2);
+  CHECK(d.scrubbed_o > 0);
+  CHECK(d.forked_o + d.scrubbed_o >= 2 * live * cfg.pages);
+  CHECK(b.ReadBack().empty());
+  Finish(b);
+}
+
+namespace {
+
+// Random live blocks, BBC behaviour, table latencies, trip events and a failure over a whole pass.
+template <class Dut>
+void RandomRotations(const char* variant) {
   const flint::Config& cfg = Small();
   const uint32_t seed = flint::tb::TestSeed();
   INFO(flint::tb::ReplayCommand(seed));
   std::mt19937 rng(seed ^ 0x5eedU);
   std::uniform_real_distribution<double> u(0, 1);
   const uint32_t live = 1 + static_cast<uint32_t>(rng() % (cfg.blocks - 1));
-  Bench b(cfg, seed, live);
+  flint::tb::RefreshDieBench<Dut> b(cfg, seed, live);
   auto& s = b.stim();
   s.burst_p = 0.5 + 0.5 * u(rng);
   s.gap_p = 0.2 * u(rng);
@@ -227,9 +247,8 @@ TEST_CASE("refresh_die: seeded random rotations against the model",
   s.cc_ready_p = 0.3 + 0.7 * u(rng);
   s.cc_lat_max = 1 + static_cast<uint32_t>(rng() % 4);
   const uint64_t rotations = 5;  // a whole pass: every plane a source once
-  // A failure in the last rotation, or none: a program (a random page of a
-  // random live block) or an erase; both end in NoSpare at that step or the
-  // next (docs/refresh.md Q4).
+  // A failure in the last rotation, or none: a program (a random page of a random live block) or an
+  // erase; both end in NoSpare at that step or the next (docs/refresh.md Q4).
   const uint32_t fault = static_cast<uint32_t>(rng() % 3);
   if (fault == 1) {
     b.FailProgram(rotations - 1, static_cast<uint32_t>(rng() % live),
@@ -252,8 +271,9 @@ TEST_CASE("refresh_die: seeded random rotations against the model",
   }
   b.Run(2000);
   auto& d = b.dut();
-  std::cout << "refresh_die random seed " << seed << ": live " << live << ", fault " << fault
-            << ", " << d.rotations_o << " rotations in " << b.cycle() << " cycles, sources";
+  std::cout << "refresh_die random (" << variant << ") seed " << seed << ": live " << live
+            << ", fault " << fault << ", " << d.rotations_o << " rotations in " << b.cycle()
+            << " cycles, sources";
   for (uint32_t p : b.model().sources()) std::cout << " " << p;
   std::cout << " (" << b.model().steered() << " steered), forked " << d.forked_o << ", scrubbed "
             << d.scrubbed_o << ", dropped " << d.dropped_o << ", programmed " << d.programmed_o
@@ -266,4 +286,16 @@ TEST_CASE("refresh_die: seeded random rotations against the model",
     CHECK(b.ReadBack().empty());
   }
   Finish(b);
+}
+
+}  // namespace
+
+TEST_CASE("refresh_die: seeded random rotations against the model",
+          "[refresh][refresh_die][random]") {
+  RandomRotations<Vrefresh_die_m0>("idle scrubber");
+}
+
+TEST_CASE("refresh_die: seeded random rotations with the stealing scrubber against the model",
+          "[refresh][refresh_die][random]") {
+  RandomRotations<Vrefresh_die_steal>("stealing scrubber");
 }
