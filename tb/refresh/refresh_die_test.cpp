@@ -179,6 +179,22 @@ TEST_CASE(
   Finish(b);
 }
 
+TEST_CASE("refresh_die: a load with no live block still rotates with commits only and no erase",
+          "[refresh][refresh_die][corner]") {
+  const flint::Config& cfg = Small();
+  Bench b(cfg, flint::tb::TestSeed(), 0);
+  b.stim().traffic = false;  // nothing to read
+  REQUIRE_RUN(b, b.RunRotations(2, 200000));
+  auto& d = b.dut();
+  INFO("rotation ends at cycles " << b.rotation_ends()[0] << ", " << b.rotation_ends()[1]);
+  CHECK(d.rotations_o == 2);
+  CHECK(d.programmed_o == 0);
+  CHECK(d.erased_o == 0);
+  CHECK(b.model().commits() == 2 * cfg.blocks);
+  CHECK(b.model().sources() == std::vector<uint32_t>{0, 1});
+  Finish(b);
+}
+
 TEST_CASE("refresh_die: Mode 2 (no refresh) does nothing", "[refresh][refresh_die][directed]") {
   const flint::Config& cfg = Small();
   flint::tb::RefreshDieBench<Vrefresh_die_m2> b(cfg, flint::tb::TestSeed(), 4);
