@@ -260,12 +260,17 @@ module flint_refresh_die #(
   assign evt_ready_o = 1'b1;
 
   // --- relocation-table and counter commands of the rotation ----------------------------------
+  // No command once an error is seen: the phase moves to RefreshHalt a cycle after err_o rises, and
+  // without the gate that cycle re-sent the command an answer had just refused (an Alloc
+  // answered NoFree was sent again; tb/refresh's model flags a command after the halt).
   logic cm_rsp, tgt_al, cmd_no_spare, cmd_reloc;
   flint_refresh_cmd u_cmd (
     .clk_i, .rst_ni,
-    .query_i(ph == flint_pkg::RefreshQuery), .alloc_i(ph == flint_pkg::RefreshAlloc),
-    .copy_i(ph == flint_pkg::RefreshCopy), .commit_i(ph == flint_pkg::RefreshCommit),
-    .erase_i(ph == flint_pkg::RefreshErase), .idx_i(idx_q), .live_blocks_i,
+    .query_i(ph == flint_pkg::RefreshQuery && !err_o),
+    .alloc_i(ph == flint_pkg::RefreshAlloc && !err_o),
+    .copy_i(ph == flint_pkg::RefreshCopy && !err_o),
+    .commit_i(ph == flint_pkg::RefreshCommit && !err_o),
+    .erase_i(ph == flint_pkg::RefreshErase && !err_o), .idx_i(idx_q), .live_blocks_i,
     .phantom_i(p_q), .source_i(s_q), .ls_i(ls_q), .tgt_rd_i(tgt_rd),
     .rt_mark_i(rt_mark), .rt_alloc_i(rt_alloc), .rt_block_i(rt_b), .rt_pblock_i(rt_y),
     .er_release_i(er_release), .er_bad_i(er_bad), .er_count_i(er_count),
@@ -292,7 +297,7 @@ module flint_refresh_die #(
     .phantom_o(p_q), .source_o(s_q), .ls_o(ls_q), .idx_live_o(idx_live), .rotations_o, .err_o,
     .err_code_o);
 
-  // --- the step's tables --------------------------------------------------------------------------
+  // --- the step's tables -------------------------------------------------------------------------
   flint_refresh_tables u_tables (
     .clk_i,
     .query_i(ph == flint_pkg::RefreshQuery), .alloc_i(ph == flint_pkg::RefreshAlloc),

@@ -1,0 +1,317 @@
+// flint_refresh_die (one die's phantom-plane rotation) on its maintenance sequencer, against the
+// golden model of the rotation (model/refresh/refresh_model.hpp) on every relocation command,
+// counter reset, program, erase and scrub read (tb/refresh/refresh_die_tb.hpp says what the bench
+// drives and checks). Directed: a rotation by the scrubber alone; rotations with forks; the
+// hot-block path (a due event steers the next source); a program failure mid-copy; an erase
+// failure; no spare block (NoSpare); Mode 2 does nothing. Seeded random: forks, back-pressure, trip
+// events and failures over several rotations.
+#include <catch2/catch.hpp>
+#include <cstdint>
+#include <iostream>
+#include <random>
+#include <vector>
+
+#include "Vrefresh_die_m0.h"
+#include "Vrefresh_die_m2.h"
+#include "Vrefresh_die_steal.h"
+#include "flint_config.hpp"
+#include "model/ftl/ftl_types.hpp"
+#include "tb/common/seed.hpp"
+#include "tb/refresh/refresh_die_tb.hpp"
+
+namespace {
+
+using Bench = flint::tb::RefreshDieBench<Vrefresh_die_m0>;
+const flint::Config& Small() { return flint::kSmallConfig; }
+constexpr uint32_t kNoSpare = 5;  // flint_pkg::RefreshErrNoSpare
+
+// Runs the bench until `run` (a RunUntil / RunRotations call) returns, the first divergence shown
+// if it fails.
+#define REQUIRE_RUN(b, run) \
+  do {                      \
+    const bool ok_ = (run); \
+    INFO((b).Error());      \
+    REQUIRE(ok_);           \
+  } while (0)
+
+// The end of every test: no divergence, no RTL assertion.
+template <class B>
+void Finish(B& b) {
+  INFO(b.Error());
+  CHECK(b.Error().empty());
+  CHECK_FALSE(b.RtlFailed());
+}
+
+}  // namespace
+
+TEST_CASE("refresh_die: a rotation by the scrubber alone against the model",
+          "[refresh][refresh_die][directed]") {
+  const flint::Config& cfg = Small();
+  const uint32_t live = 3;
+  Bench b(cfg, flint::tb::TestSeed(), live);
+  b.stim().traffic = false;  // the BBC idle: every page is the scrubber's
+  REQUIRE_RUN(b, b.RunRotations(2, 400000));
+  auto& d = b.dut();
+  INFO("rotation ends at cycles " << b.rotation_ends()[0] << ", " << b.rotation_ends()[1]);
+  CHECK(d.rotations_o == 2);
+  CHECK(d.forked_o == 0);
+  CHECK(d.scrubbed_o == 2 * live * cfg.pages);
+  CHECK(d.programmed_o == 2 * live * cfg.pages);
+  CHECK(d.erased_o == 2 * live);
+  CHECK(b.model().sources() == std::vector<uint32_t>{0, 1});
+  CHECK(d.phantom_o == 1);
+  CHECK(b.ReadBack().empty());
+  Finish(b);
+}
+
+TEST_CASE("refresh_die: rotations with forks from foreground reads",
+          "[refresh][refresh_die][directed]") {
+  const flint::Config& cfg = Small();
+  const uint32_t live = 4;
+  Bench b(cfg, flint::tb::TestSeed(), live);
+  b.stim().gap_p = 0.02;  // mostly back-to-back sweeps: the fork copies most pages
+  b.stim().gap_max = 200;
+  REQUIRE_RUN(b, b.RunRotations(3, 1500000));
+  auto& d = b.dut();
+  INFO("forked " << d.forked_o << ", scrubbed " << d.scrubbed_o << ", dropped " << d.dropped_o
+                 << ", bursts " << b.bursts());
+  CHECK(d.rotations_o == 3);
+  CHECK(d.forked_o > 0);
+  CHECK(d.forked_o + d.scrubbed_o >= 3 * live * cfg.pages);
+  CHECK(b.model().sources() == std::vector<uint32_t>{0, 1, 2});
+  CHECK(b.ReadBack().empty());
+  Finish(b);
+}
+
+TEST_CASE("refresh_die: a due event steers the next source (the hot-block path)",
+          "[refresh][refresh_die][directed]") {
+  const flint::Config& cfg = Small();
+  Bench b(cfg, flint::tb::TestSeed(), 2);
+  b.stim().traffic = false;
+  // Rotation 0 takes plane 0 (nothing due). A due event on plane 3 during it: round-robin would
+  // take plane 1 next, the due plane goes first.
+  REQUIRE_RUN(b, b.RunUntil([&] { return b.dut().phase_o == 4; }, 100000, "copying"));
+  b.Trip(3);
+  b.Trip(2, true);  // a limit event: the alarm, no steering
+  REQUIRE_RUN(b, b.RunRotations(2, 400000));
+  auto& d = b.dut();
+  CHECK(b.model().sources() == std::vector<uint32_t>{0, 3});
+  CHECK(b.model().steered() == 1);
+  CHECK(d.due_o == 1);
+  CHECK(d.source_o == 3);
+  // The pass goes on round-robin from plane 3 over the planes not yet a source (1, 2, 4).
+  REQUIRE_RUN(b, b.RunRotations(3, 400000));
+  CHECK(b.model().sources() == std::vector<uint32_t>{0, 3, 4});
+  CHECK(b.ReadBack().empty());
+  Finish(b);
+}
+
+TEST_CASE(
+    "refresh_die: a program failure mid-copy retires the block and "
+    "restarts its copy",
+    "[refresh][refresh_die][directed]") {
+  const flint::Config& cfg = Small();
+  const uint32_t live = 4;
+  Bench b(cfg, flint::tb::TestSeed(), live);
+  b.stim().gap_p = 0.05;
+  b.FailProgram(0, 1, 5);  // page 5 of logical block 1 in rotation 0
+  // P is then a block short of a whole plane: the live blocks' copies complete and commit, and the
+  // die halts (NoSpare) at the commit of an empty block (docs/refresh.md Q4).
+  REQUIRE_RUN(b, b.RunUntil([&] { return b.model().halted(); }, 800000, "halted"));
+  b.Run(20000);  // nothing more after the halt
+  auto& d = b.dut();
+  CHECK(d.err_o == 1);
+  CHECK(d.err_code_o == kNoSpare);
+  CHECK(d.retired_prog_o == 1);
+  CHECK(b.model().retired_prog() == 1);
+  CHECK(b.model().programmed_ok() == live * cfg.pages + 5);  // pages 0-4 of block 1 twice
+  CHECK(b.model().commits() == cfg.blocks - 1);              // every block but the last empty one
+  b.CheckCounters();
+  CHECK(b.ReadBack().empty());
+  Finish(b);
+}
+
+TEST_CASE(
+    "refresh_die: an erase failure retires the source's block and the "
+    "rotation goes on",
+    "[refresh][refresh_die][directed]") {
+  const flint::Config& cfg = Small();
+  const uint32_t live = 4;
+  Bench b(cfg, flint::tb::TestSeed(), live);
+  b.FailErase(0, 1);  // the second erase of rotation 0
+  REQUIRE_RUN(b, b.RunRotations(1, 400000));
+  auto& d = b.dut();
+  CHECK(d.rotations_o == 1);
+  CHECK(d.retired_erase_o == 1);
+  uint32_t bad = 0;
+  for (uint32_t x = 0; x < cfg.blocks; ++x)
+    bad += b.model().table().State(0, 0, x) == flint::BlockState::kBad;
+  CHECK(bad == 1);
+  // The new phantom (plane 0) is a block short: the next step halts NoSpare at its last commit.
+  REQUIRE_RUN(b, b.RunUntil([&] { return b.model().halted(); }, 400000, "halted"));
+  b.Run(20000);
+  CHECK(d.err_code_o == kNoSpare);
+  CHECK(d.rotations_o == 1);
+  b.CheckCounters();
+  CHECK(b.ReadBack().empty());
+  Finish(b);
+}
+
+TEST_CASE(
+    "refresh_die: a program failure with no spare block on the phantom "
+    "halts (NoSpare)",
+    "[refresh][refresh_die][directed]") {
+  const flint::Config& cfg = Small();
+  const uint32_t live = static_cast<uint32_t>(cfg.blocks);  // a whole load: all of P reserved
+  Bench b(cfg, flint::tb::TestSeed(), live);
+  b.FailProgram(0, 2, 3);
+  REQUIRE_RUN(b, b.RunUntil([&] { return b.model().halted(); }, 600000, "halted"));
+  const uint64_t programmed = b.dut().programmed_o;
+  b.Run(30000);
+  auto& d = b.dut();
+  CHECK(d.err_code_o == kNoSpare);
+  CHECK(d.programmed_o == programmed);  // nothing more into P
+  CHECK(d.retired_prog_o == 1);
+  CHECK(b.model().commits() == 0);
+  CHECK(d.rotations_o == 0);
+  b.CheckCounters();
+  CHECK(b.ReadBack().empty());  // every block still read from S
+  Finish(b);
+}
+
+TEST_CASE("refresh_die: a load with no live block still rotates with commits only and no erase",
+          "[refresh][refresh_die][corner]") {
+  const flint::Config& cfg = Small();
+  Bench b(cfg, flint::tb::TestSeed(), 0);
+  b.stim().traffic = false;  // nothing to read
+  REQUIRE_RUN(b, b.RunRotations(2, 200000));
+  auto& d = b.dut();
+  INFO("rotation ends at cycles " << b.rotation_ends()[0] << ", " << b.rotation_ends()[1]);
+  CHECK(d.rotations_o == 2);
+  CHECK(d.programmed_o == 0);
+  CHECK(d.erased_o == 0);
+  CHECK(b.model().commits() == 2 * cfg.blocks);
+  CHECK(b.model().sources() == std::vector<uint32_t>{0, 1});
+  Finish(b);
+}
+
+TEST_CASE("refresh_die: Mode 2 (no refresh) does nothing", "[refresh][refresh_die][directed]") {
+  const flint::Config& cfg = Small();
+  flint::tb::RefreshDieBench<Vrefresh_die_m2> b(cfg, flint::tb::TestSeed(), 4);
+  b.stim().gap_p = 0.3;
+  b.TripsAnyPhase();
+  for (uint32_t p = 0; p < 4; ++p) b.Trip(p);
+  b.Run(60000);
+  auto& d = b.dut();
+  INFO(b.Error());
+  CHECK(b.Error().empty());
+  CHECK_FALSE(b.RtlFailed());
+  CHECK(b.rc_cmds() == 0);
+  CHECK(b.cc_cmds() == 0);
+  CHECK(b.nand_cmds() == 0);
+  CHECK(b.park_cycles() == 0);
+  CHECK(d.rotations_o == 0);
+  CHECK(d.forked_o == 0);
+  CHECK(d.due_o == 4);
+  CHECK(b.bursts() > 100);
+}
+
+TEST_CASE("refresh_die: the stealing scrubber copies under back-to-back reads that fork nothing",
+          "[refresh][refresh_die][directed]") {
+  const flint::Config& cfg = Small();
+  const uint32_t live = 4;
+  flint::tb::RefreshDieBench<Vrefresh_die_steal> b(cfg, flint::tb::TestSeed(), live);
+  // Back-to-back bursts, never idle, never page 0 of a block: no fork can start a block (pages go
+  // in order from 0) and the idle-only scrubber never runs; only steals copy.
+  b.stim().gap_p = 0;
+  b.stim().skip_page0 = true;
+  REQUIRE_RUN(b, b.RunRotations(2, 1500000));
+  auto& d = b.dut();
+  INFO("scrubbed " << d.scrubbed_o << ", forked " << d.forked_o << ", park cycles "
+                   << b.park_cycles() << ", bursts " << b.bursts());
+  CHECK(d.rotations_o == 2);
+  CHECK(d.scrubbed_o > 0);
+  CHECK(d.forked_o + d.scrubbed_o >= 2 * live * cfg.pages);
+  CHECK(b.ReadBack().empty());
+  Finish(b);
+}
+
+namespace {
+
+// Random live blocks, BBC behaviour, table latencies, trip events and a failure over a whole pass.
+template <class Dut>
+void RandomRotations(const char* variant) {
+  const flint::Config& cfg = Small();
+  const uint32_t seed = flint::tb::TestSeed();
+  INFO(flint::tb::ReplayCommand(seed));
+  std::mt19937 rng(seed ^ 0x5eedU);
+  std::uniform_real_distribution<double> u(0, 1);
+  const uint32_t live = 1 + static_cast<uint32_t>(rng() % (cfg.blocks - 1));
+  flint::tb::RefreshDieBench<Dut> b(cfg, seed, live);
+  auto& s = b.stim();
+  s.burst_p = 0.5 + 0.5 * u(rng);
+  s.gap_p = 0.2 * u(rng);
+  s.gap_max = 100 + static_cast<uint32_t>(rng() % 800);
+  s.line_p = 0.4 + 0.6 * u(rng);
+  s.jump_p = 0.3 * u(rng);
+  s.cut_p = 0.1 * u(rng);
+  s.dup_p = 0.05 * u(rng);
+  s.bad_line_p = 0.05 * u(rng);
+  s.park_delay = static_cast<uint32_t>(rng() % 4);
+  s.rc_ready_p = 0.3 + 0.7 * u(rng);
+  s.rc_lat_max = 1 + static_cast<uint32_t>(rng() % 4);
+  s.cc_ready_p = 0.3 + 0.7 * u(rng);
+  s.cc_lat_max = 1 + static_cast<uint32_t>(rng() % 4);
+  const uint64_t rotations = 5;  // a whole pass: every plane a source once
+  // A failure in the last rotation, or none: a program (a random page of a random live block) or an
+  // erase; both end in NoSpare at that step or the next (docs/refresh.md Q4).
+  const uint32_t fault = static_cast<uint32_t>(rng() % 3);
+  if (fault == 1) {
+    b.FailProgram(rotations - 1, static_cast<uint32_t>(rng() % live),
+                  static_cast<uint32_t>(rng() % cfg.pages));
+  } else if (fault == 2) {
+    b.FailErase(rotations - 1, static_cast<uint32_t>(rng() % live));
+  }
+  INFO("live " << live << ", fault " << fault << ", line_p " << s.line_p << ", cut_p " << s.cut_p
+               << ", rc_ready_p " << s.rc_ready_p);
+  // Trip events at random times on random planes (some of them limit events).
+  uint64_t r = 0;
+  while (r < rotations && !b.model().halted() && b.Error().empty()) {
+    b.Run(5000 + rng() % 20000);
+    if (u(rng) < 0.6) b.Trip(static_cast<uint32_t>(rng() % cfg.phys_planes), u(rng) < 0.1);
+    r = b.dut().rotations_o;
+    if (b.cycle() > 4000000) break;
+  }
+  if (fault != 0 && !b.model().halted() && b.Error().empty()) {
+    b.RunUntil([&] { return b.model().halted(); }, 600000, "halted after the failure");
+  }
+  b.Run(2000);
+  auto& d = b.dut();
+  std::cout << "refresh_die random (" << variant << ") seed " << seed << ": live " << live
+            << ", fault " << fault << ", " << d.rotations_o << " rotations in " << b.cycle()
+            << " cycles, sources";
+  for (uint32_t p : b.model().sources()) std::cout << " " << p;
+  std::cout << " (" << b.model().steered() << " steered), forked " << d.forked_o << ", scrubbed "
+            << d.scrubbed_o << ", dropped " << d.dropped_o << ", programmed " << d.programmed_o
+            << ", retired " << d.retired_prog_o << "+" << d.retired_erase_o
+            << (b.model().halted() ? ", halted NoSpare" : "") << "\n";
+  CHECK((d.rotations_o >= rotations || b.model().halted()));
+  if (!b.model().halted()) CHECK(d.err_o == 0);
+  if (b.Error().empty()) {
+    b.CheckCounters();
+    CHECK(b.ReadBack().empty());
+  }
+  Finish(b);
+}
+
+}  // namespace
+
+TEST_CASE("refresh_die: seeded random rotations against the model",
+          "[refresh][refresh_die][random]") {
+  RandomRotations<Vrefresh_die_m0>("idle scrubber");
+}
+
+TEST_CASE("refresh_die: seeded random rotations with the stealing scrubber against the model",
+          "[refresh][refresh_die][random]") {
+  RandomRotations<Vrefresh_die_steal>("stealing scrubber");
+}
