@@ -46,15 +46,15 @@ class RefreshModel {
 
   RefreshModel(const Config& cfg, uint32_t live_blocks, ContentFn content);
 
-  // --- inputs (not checked) --------------------------------------------------------------- A
-  // read-counter trip event of the die: a due event marks its plane for the next choice.
+  // --- inputs (not checked) ------------------------------------------------------------------
+  // A read-counter trip event of the die: a due event marks its plane for the next choice.
   void TripEvent(uint32_t plane, bool limit);
 
   // --- observed transactions: each returns "" or what differs --------------------------------
-  // A refused relocation command is still applied to the table (the bench answers the RTL from
-  // it): after the first refusal the model's state means nothing, and the bench stops there. A
-  // relocation-table command the controller issued (plane/block as the table takes them); `answer`
-  // is the table's answer, for the bench to give back.
+  // A relocation-table command the controller issued (plane/block as the table takes them);
+  // `answer` is the table's answer, for the bench to give back. A refused command is still applied
+  // to the table (the bench answers the RTL from it): after the first refusal the model's state
+  // means nothing, and the bench stops there.
   std::string Reloc(RelocCmd op, uint32_t plane, uint32_t block, RelocResult* answer);
   // A read-counter reset.
   std::string CounterReset(uint32_t plane, uint32_t block);
