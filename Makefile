@@ -7,6 +7,8 @@ TEST    ?=
 SEED    ?= 1
 BATCHES ?= 1
 FUZZ_SECONDS ?= 300
+ROTATIONS ?= 1000
+SOAK_SEEDS ?= 4
 # make results: the main grid (docs/evaluation.md says what it leaves out and why).
 RESULTS_BATCHES ?= 1,4,16,64
 RESULTS_MODELS ?= deepseek-v3@1+4+16+64,deepseek-v4-pro@1+4+16+64,qwen3-235b-a22b@1+4+16+64,llama-4-maverick@1+4+16+64,kimi-k2@1+4+16+64,llama-3.1-405b@1
@@ -18,7 +20,7 @@ WORKERS ?= $(JOBS)
 SCHEDULER ?=
 
 .PHONY: help setup setup-gui configure build test lint bench synth area report disturb refresh-cost progq-demand results results-rtl rtl-big rtl-paper system waves run \
-        regress pictures formal fuzz mutate clean
+        regress pictures formal fuzz mutate soak clean
 .DEFAULT_GOAL := help
 
 help:
@@ -37,6 +39,8 @@ help:
 	@echo "                      FUZZ_SECONDS=$(FUZZ_SECONDS) each; new inputs into tb/fuzz/corpus -> docs/fuzz.md"
 	@echo "make mutate           mutation score: Yosys mutants of the CRQ bank, FIFO and arbiter against their"
 	@echo "                      models, survivors proven equivalent or listed -> docs/mutation.md (~8 min)"
+	@echo "make soak             ROTATIONS=$(ROTATIONS) phantom rotations of a refresh die against the rotation model,"
+	@echo "                      seeds 1..SOAK_SEEDS=$(SOAK_SEEDS) -> docs/soak.md (~5 min)"
 	@echo "make disturb          read disturb per block, linear vs interleaved placement -> docs/disturb.md"
 	@echo "make refresh-cost     decode-step stall: none / FLINT / in-place refresh -> docs/refresh_cost.md"
 	@echo "make progq-demand     program-queue demand of the rotation at paper -> docs/progq_demand.md"
@@ -131,6 +135,11 @@ fuzz: configure
 	@cmake --build $(BUILD) -j $(JOBS) --target flint_fuzzers
 	@python3 scripts/fuzz.py --bin-dir $(BUILD)/tb/fuzz --seconds $(FUZZ_SECONDS) --merge \
 	  --selftest --out docs/fuzz.md
+
+# Soak (scripts/soak.py): test_refresh's hidden soak case once a seed, ROTATIONS rotations each.
+soak: build
+	@python3 scripts/soak.py --build $(BUILD) --rotations $(ROTATIONS) --seeds $(SOAK_SEEDS) \
+	  --jobs $(JOBS) --out docs/soak.md
 
 synth: configure
 	@python3 scripts/synth.py --gen $(BUILD)/gen --config $(CONFIG) --out $(BUILD)/synth
