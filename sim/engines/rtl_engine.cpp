@@ -1,4 +1,4 @@
-#include "sim/rtl_engine.hpp"
+#include "sim/engines/rtl_engine.hpp"
 
 #include <chrono>
 #include <cstdio>
