@@ -23,9 +23,9 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tb" / "fuzz" / "corpus"
 # name -> what it fuzzes (the table's second column)
 TARGETS = {
-    "trace": "trace parser (sim/trace.cpp) on arbitrary bytes: TraceError with its line or a "
-             "valid trace, streaming = whole reader, write/read round trip",
-    "hints": "H3 hints parser (sim/h3_hints_io.cpp): as the trace parser",
+    "trace": "trace parser (sim/workload/trace.cpp) on arbitrary bytes: TraceError with its line "
+             "or a valid trace, streaming = whole reader, write/read round trip",
+    "hints": "H3 hints parser (sim/engines/h3_hints_io.cpp): as the trace parser",
     "crq": "Verilated CRQ bank (8 entries, 2 slots, assertions on) against model::CrqBank, "
            "two bytes a cycle (handshakes, slots, payload, reset)",
 }

@@ -6,10 +6,10 @@ is about  lambda = PLANES * senses_per_s_per_plane * PAGES / DISTURB  pages/s (D
 served by one phantom plane at  mu = 1 / tPROG  pages/s. Until the refresh controller measures
 it, lambda is this analytic figure; a measured demand file (load_demand) replaces it.
 
-Measured. `flint-progq-demand` (sim/progq_demand.hpp, `make progq-demand`) runs the rotation on
-decode workloads at paper for a sweep of queue depths, scrub policies and idle fractions and
-writes a demand file with that sweep; then the sweep decides (size_from_sweep): the smallest
-depth at which every model's copies complete and stay under the disturb limit, under the
+Measured. `flint-progq-demand` (sim/studies/progq_demand.hpp, `make progq-demand`) runs the
+rotation on decode workloads at paper for a sweep of queue depths, scrub policies and idle
+fractions and writes a demand file with that sweep; then the sweep decides (size_from_sweep): the
+smallest depth at which every model's copies complete and stay under the disturb limit, under the
 scrubber that takes a foreground slot when the queue runs dry, with no idle time (the worst
 case). The two bounds below are then reported beside it, not used.
 

@@ -1,6 +1,6 @@
 """Expert routing of a decode step, as the project's workload generator draws it.
 
-Same distribution as sim/workload_routing.hpp's ZipfRouter: expert of popularity rank r has
+Same distribution as sim/workload/workload_routing.hpp's ZipfRouter: expert of popularity rank r has
 weight 1/(r+1)^skew, a token draws top_k distinct experts by successive weighted draws without
 replacement, and the rank -> expert permutation differs per layer. The draws themselves are our
 own (Python's random, seeded), so the numbers are the same distribution, not the same samples.

@@ -1,7 +1,7 @@
-"""Per-layer weight bytes, KV bytes and arithmetic of a model, from sim/workloads/models.toml.
+"""Per-layer weight bytes, KV bytes and arithmetic of a model, from sim/workload/models.toml.
 
-The tensors are the ones sim/workload_model.cpp lays out (embedding, per layer the attention
-projections, then the dense MLP or the router, shared experts and routed experts, LM head),
+The tensors are the ones sim/workload/workload_model.cpp lays out (embedding, per layer the
+attention projections, then the dense MLP or the router, shared experts and routed experts, LM head),
 without its burst alignment: the system model counts bytes a step reads, not bursts.
 """
 from dataclasses import dataclass, field
@@ -10,7 +10,7 @@ import tomllib
 
 PREC_BYTES = {"bf16": 2.0, "fp8": 1.0, "fp4": 0.5}
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-MODELS_TOML = ROOT / "sim" / "workloads" / "models.toml"
+MODELS_TOML = ROOT / "sim" / "workload" / "models.toml"
 
 
 @dataclass

@@ -16,7 +16,7 @@
 
 #include "flint_config.hpp"
 #include "model/bbc/bbc_model.hpp"
-#include "sim/bench/bench_report.hpp"
+#include "verif/bench_report.hpp"
 
 namespace {
 

@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "flint_config.hpp"
-#include "sim/bench/bench_report.hpp"
 #include "model/nand/nand_die.hpp"
+#include "verif/bench_report.hpp"
 
 namespace {
 

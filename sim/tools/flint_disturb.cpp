@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "flint_config.hpp"
+#include "sim/studies/disturb.hpp"
 #include "sim/tools/cli.hpp"
-#include "sim/disturb.hpp"
-#include "sim/workload_gen.hpp"
+#include "sim/workload/workload_gen.hpp"
 
 namespace {
 
@@ -29,7 +29,7 @@ disturb limit at the full channel rate, against one phantom-plane rotation pass.
 
 options:
   --config CFG     small | medium | paper (default paper)
-  --models A,B     models of sim/workloads/models.toml (default: the six public ones)
+  --models A,B     models of sim/workload/models.toml (default: the six public ones)
   --batches 1,16   batch sizes (default 1,16)
   --steps N        decode steps per run (default 32)
   --skew s         Zipf exponent of expert popularity (default 0.5)

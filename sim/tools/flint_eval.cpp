@@ -34,10 +34,10 @@
 #include "flint_config.hpp"
 #include "model/bbc/bbc_model.hpp"
 #include "model/h3/h3_model.hpp"
-#include "sim/engine_feed.hpp"
-#include "sim/h3_hints.hpp"
-#include "sim/workload_gen.hpp"
-#include "sim/workload_model.hpp"
+#include "sim/engines/engine_feed.hpp"
+#include "sim/engines/h3_hints.hpp"
+#include "sim/workload/workload_gen.hpp"
+#include "sim/workload/workload_model.hpp"
 
 namespace {
 

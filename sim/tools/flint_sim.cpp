@@ -28,10 +28,10 @@
 
 #include "flint_config.hpp"
 #include "model/bbc/bbc_model.hpp"
-#include "sim/h3_hints.hpp"
-#include "sim/trace.hpp"
+#include "sim/engines/h3_hints.hpp"
+#include "sim/workload/trace.hpp"
 #if FLINT_WITH_RTL
-#include "sim/rtl_engine.hpp"
+#include "sim/engines/rtl_engine.hpp"
 #endif
 #if FLINT_WITH_H3
 #include "model/h3/h3_model.hpp"

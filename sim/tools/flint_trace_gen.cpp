@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "flint_config.hpp"
-#include "sim/h3_hints.hpp"
-#include "sim/workload_gen.hpp"
+#include "sim/engines/h3_hints.hpp"
+#include "sim/workload/workload_gen.hpp"
 
 namespace {
 
@@ -26,7 +26,7 @@ constexpr const char* kUsage = R"(usage: flint-trace-gen --model NAME --config C
 Decode-step weight traffic of an LLM on FLINT's HBF, as a trace (<cycle> <sm> <address>).
 
 required:
-  --model NAME         a model of sim/workloads/models.toml (--list-models)
+  --model NAME         a model of sim/workload/models.toml (--list-models)
   --config CFG         small | medium | paper (cache line, burst and stack size)
 and at least one of:
   --out FILE           write the trace to FILE ('-' = stdout)

@@ -24,8 +24,8 @@
 #include "Vbbc_small_fcfs.h"
 #include "Vbbc_small_s8.h"
 #include "flint_config.hpp"
-#include "sim/bench/bench_report.hpp"
 #include "tb/bbc/bbc_top_tb.hpp"
+#include "verif/bench_report.hpp"
 
 namespace {
 

@@ -30,10 +30,10 @@
 #include "Vtop_sr.h"
 #include "Vtop_sr_cov.h"
 #include "flint_config.hpp"
-#include "sim/bench/bench_report.hpp"
 #include "tb/bbc/bbc_top_tb.hpp"
 #include "tb/common/harness.hpp"
-#include "tb/top/top_driver.hpp"
+#include "verif/bench_report.hpp"
+#include "verif/top/stimulus.hpp"
 
 namespace {
 
@@ -123,11 +123,11 @@ const Config& kSr = flint::kSmallRefreshConfig;
 // refresh on. Returns cycles a second of the service part.
 template <class Dut>
 double TopSweeps(const std::string& name, int sweeps) {
-  flint::tb::top::TopOptions o;
+  flint::verif::top::TopOptions o;
   o.nand.reliability.base_rber = 0;
   o.nand.reliability.rber_at_limit = 0;
   flint::tb::Harness<Dut> h(1, "top");
-  flint::tb::top::TopDriver<Dut, flint::tb::Harness<Dut>> drv(kSr, h, o);
+  flint::verif::top::TopDriver<Dut, flint::tb::Harness<Dut>> drv(kSr, h, o);
   drv.PowerUp();
   const auto load = drv.Load(kSr.bursts_per_stack, false);
   REQUIRE_FALSE(load.error);

@@ -22,7 +22,7 @@
 #include "flint_config.hpp"
 #include "tb/bbc/bbc_top_tb.hpp"
 #include "tb/common/harness.hpp"
-#include "tb/top/top_driver.hpp"
+#include "verif/top/stimulus.hpp"
 
 namespace {
 
@@ -53,11 +53,11 @@ Run BbcSweep(const Config& cfg, uint64_t bursts) {
 template <class Dut>
 Run TopSweeps(int sweeps) {
   const Config& cfg = flint::kSmallRefreshConfig;
-  flint::tb::top::TopOptions o;
+  flint::verif::top::TopOptions o;
   o.nand.reliability.base_rber = 0;
   o.nand.reliability.rber_at_limit = 0;
   flint::tb::Harness<Dut> h(1, "top");
-  flint::tb::top::TopDriver<Dut, flint::tb::Harness<Dut>> drv(cfg, h, o);
+  flint::verif::top::TopDriver<Dut, flint::tb::Harness<Dut>> drv(cfg, h, o);
   drv.PowerUp();
   REQUIRE_FALSE(drv.Load(cfg.bursts_per_stack, false).error);
   std::vector<BbcRequest> reqs;

@@ -1,5 +1,5 @@
-// libFuzzer target: the H3 hints parser (sim/h3_hints_io.cpp, docs/h3.md) on arbitrary bytes.
-// What must hold for every input, or the target aborts (a finding):
+// libFuzzer target: the H3 hints parser (sim/engines/h3_hints_io.cpp, docs/h3.md) on arbitrary
+// bytes. What must hold for every input, or the target aborts (a finding):
 // - the parser either returns hints or throws TraceError naming a line of the input;
 // - what it accepts has non-decreasing cycles; the streaming reader and the whole reader agree;
 // - writing what was read (with a header made of the input's first bytes, as comment lines) and
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/h3_hints.hpp"
+#include "sim/engines/h3_hints.hpp"
 
 namespace {
 

@@ -1,5 +1,5 @@
-// libFuzzer target: the trace parser (sim/trace.{hpp,cpp}, docs/trace_format.md) on arbitrary
-// bytes. What must hold for every input, or the target aborts (a finding):
+// libFuzzer target: the trace parser (sim/workload/trace.{hpp,cpp}, docs/trace_format.md) on
+// arbitrary bytes. What must hold for every input, or the target aborts (a finding):
 // - the parser either returns requests or throws TraceError, never anything else, and a
 //   TraceError names a line of the input (1 .. lines) and its message starts "source:line: ";
 // - what it accepts is a valid trace: cycles non-decreasing, addresses aligned to the line;
@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/trace.hpp"
+#include "sim/workload/trace.hpp"
 
 namespace {
 

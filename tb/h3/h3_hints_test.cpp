@@ -1,7 +1,8 @@
-// The H3 hints (sim/h3_hints): derivation from the decode workloads, checked against the trace
-// the generator emits (phase k's bursts, hinted at the start of phase k-1; routed experts only in
-// the oracle variant), and the text format's reader (strict, naming the bad line) and writer.
-#include "sim/h3_hints.hpp"
+// The H3 hints (sim/engines/h3_hints): derivation from the decode workloads, checked against the
+// trace the generator emits (phase k's bursts, hinted at the start of phase k-1; routed experts
+// only in the oracle variant), and the text format's reader (strict, naming the bad line) and
+// writer.
+#include "sim/engines/h3_hints.hpp"
 
 #include <catch2/catch.hpp>
 #include <cstdint>
@@ -14,7 +15,7 @@
 
 #include "flint_config.hpp"
 #include "model/h3/h3_model.hpp"
-#include "sim/workload_gen.hpp"
+#include "sim/workload/workload_gen.hpp"
 
 namespace {
 

@@ -17,8 +17,8 @@
 
 #include "flint_config.hpp"
 #include "model/bbc/bbc_model.hpp"
-#include "sim/h3_hints.hpp"
-#include "sim/workload_gen.hpp"
+#include "sim/engines/h3_hints.hpp"
+#include "sim/workload/workload_gen.hpp"
 #include "tb/common/seed.hpp"
 
 namespace {
@@ -381,8 +381,8 @@ TEST_CASE("h3 model: on an interleaved multi-SM stream over more bursts than slo
   const Config& cfg = *flint::FindConfig("small");
   // A decode step of the tiny MoE (4 layers, 8 experts top-2, shared expert): 8 SMs interleave
   // their tiles over every burst of a layer, more bursts than two slots, with the compiler's
-  // layer-ahead hints (sim/h3_hints). The BBC fetches from the live queue; H3's slots are taken
-  // in hint and miss order and are held for the residency.
+  // layer-ahead hints (sim/engines/h3_hints). The BBC fetches from the live queue; H3's slots are
+  // taken in hint and miss order and are held for the residency.
   flint::sim::DecodeOptions o;
   o.batch = 4;
   o.sms = 8;

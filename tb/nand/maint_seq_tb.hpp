@@ -3,7 +3,7 @@
 // command (busy plane, cache buffer being read out, I/O busy, out-of-order program, bad block):
 // every refusal is a failure. Per cycle: drive the die's readiness and data-out return and the
 // client's requests, beats and readies; Eval(); sample the transfers and check them; apply this
-// cycle's maintenance command and data-in beat to the die (the contract of tb/top/top_driver.hpp:
+// cycle's maintenance command and data-in beat to the die (the contract of verif/top/attach.hpp:
 // a Program sees the beats of the cycles before it; a data-out returns when the die I/O is done
 // with it, one cycle later at the earliest); tick.
 //

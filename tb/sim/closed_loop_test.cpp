@@ -2,8 +2,8 @@
 // most K lines in flight and issues its next at the later of its pace and the cycle a response
 // frees a slot; a kernel ends when its last response is in. Driven here by a stand-in engine of
 // fixed latency and by the two engines of model/ (FLINT's BBC golden model, H3) through
-// sim/engine_feed. Pinned: no SM ever has more than K requests outstanding (counted from the
-// requests' cycles and their responses' cycles) and a slow engine reaches K; with K large and a
+// sim/engines/engine_feed. Pinned: no SM ever has more than K requests outstanding (counted from
+// the requests' cycles and their responses' cycles) and a slow engine reaches K; with K large and a
 // fast engine the closed loop is the open-loop stream exactly; a slow engine stretches the
 // closed-loop stream and leaves the open-loop one alone; no request of a kernel issues before
 // the previous kernel's last response; every request gets exactly one response in both modes;
@@ -22,10 +22,10 @@
 #include "flint_config.hpp"
 #include "model/bbc/bbc_model.hpp"
 #include "model/h3/h3_model.hpp"
-#include "sim/engine_feed.hpp"
-#include "sim/h3_hints.hpp"
-#include "sim/workload_gen.hpp"
-#include "sim/workload_model.hpp"
+#include "sim/engines/engine_feed.hpp"
+#include "sim/engines/h3_hints.hpp"
+#include "sim/workload/workload_gen.hpp"
+#include "sim/workload/workload_model.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// Burst placement (model/ftl/placement) and the read-disturb profile (sim/disturb).
+// Burst placement (model/ftl/placement) and the read-disturb profile (sim/studies/disturb).
 #include <catch2/catch.hpp>
 #include <algorithm>
 #include <set>
@@ -6,8 +6,8 @@
 
 #include "flint_config.hpp"
 #include "model/common/placement.hpp"
-#include "sim/disturb.hpp"
-#include "sim/workload_gen.hpp"
+#include "sim/studies/disturb.hpp"
+#include "sim/workload/workload_gen.hpp"
 
 namespace {
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""sim/workloads/gen_models.py: the real models.toml passes, and each broken copy of it is
+"""sim/workload/gen_models.py: the real models.toml passes, and each broken copy of it is
 rejected with a message naming the model and the field. Usage: gen_models_test.py SRC_DIR"""
 import pathlib
 import re
@@ -8,8 +8,8 @@ import sys
 import tempfile
 
 SRC = pathlib.Path(sys.argv[1])
-GEN = SRC / "sim/workloads/gen_models.py"
-TOML = (SRC / "sim/workloads/models.toml").read_text()
+GEN = SRC / "sim/workload/gen_models.py"
+TOML = (SRC / "sim/workload/models.toml").read_text()
 passed = failed = 0
 
 

@@ -1,12 +1,12 @@
-// The transaction-level program-queue demand model (sim/progq_demand): conservation, the program
-// bound, Little's law, the fork reserve, the steal's cost and pace, and the finding the area
-// report's sizing rests on (docs/progq_demand.md), as properties that can fail.
+// The transaction-level program-queue demand model (sim/studies/progq_demand): conservation, the
+// program bound, Little's law, the fork reserve, the steal's cost and pace, and the finding the
+// area report's sizing rests on (docs/progq_demand.md), as properties that can fail.
 #include <catch2/catch.hpp>
 #include <stdexcept>
 
 #include "flint_config.hpp"
-#include "sim/progq_demand.hpp"
-#include "sim/workload_gen.hpp"
+#include "sim/studies/progq_demand.hpp"
+#include "sim/workload/workload_gen.hpp"
 
 namespace {
 

@@ -1,12 +1,12 @@
-// The transaction-level refresh-cost model (sim/refresh_cost): the paper-config claims it is
-// used for (docs/refresh_cost.md), held as properties that can fail.
+// The transaction-level refresh-cost model (sim/studies/refresh_cost): the paper-config claims it
+// is used for (docs/refresh_cost.md), held as properties that can fail.
 #include <catch2/catch.hpp>
 #include <stdexcept>
 
 #include "flint_config.hpp"
-#include "sim/disturb.hpp"
-#include "sim/refresh_cost.hpp"
-#include "sim/workload_gen.hpp"
+#include "sim/studies/disturb.hpp"
+#include "sim/studies/refresh_cost.hpp"
+#include "sim/workload/workload_gen.hpp"
 
 namespace {
 

@@ -3,7 +3,7 @@
 #include <random>
 #include <sstream>
 
-#include "sim/trace.hpp"
+#include "sim/workload/trace.hpp"
 #include "tb/common/seed.hpp"
 
 namespace {

@@ -4,7 +4,8 @@
 // stream reads each kernel front to back across all SMs at once (no SM more than the SMs' lines
 // in flight behind the front; the tiled order fails this), kernels never overlap (attention,
 // router, gate/up, down in that order), every SM's share of a kernel is within one thread block
-// of every other's (no dealing bias; the barrier keeps a lead from building up), and Summarize's phase times bound the stream.
+// of every other's (no dealing bias; the barrier keeps a lead from building up), and Summarize's
+// phase times bound the stream.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdint>
@@ -12,8 +13,8 @@
 #include <vector>
 
 #include "flint_config.hpp"
-#include "sim/workload_gen.hpp"
-#include "sim/workload_model.hpp"
+#include "sim/workload/workload_gen.hpp"
+#include "sim/workload/workload_model.hpp"
 
 namespace {
 

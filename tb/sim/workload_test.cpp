@@ -11,9 +11,9 @@
 #include <tuple>
 
 #include "flint_config.hpp"
-#include "sim/trace.hpp"
-#include "sim/workload_gen.hpp"
-#include "sim/workload_hash.hpp"
+#include "sim/workload/trace.hpp"
+#include "sim/workload/workload_gen.hpp"
+#include "sim/workload/workload_hash.hpp"
 #include "tb/common/seed.hpp"
 
 namespace {

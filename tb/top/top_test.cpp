@@ -1,8 +1,9 @@
 // flint_top (the base die of a stack) at config small_refresh, on one NandDie a die: model load,
 // service, phantom-plane refresh rotations, injected errors, power loss and reload. The driver
-// (top_driver.hpp) checks every NAND command, every burst sense's physical pages, every response
-// against the SEC-DED model and the loaded weights, and every refresh program, remap and erase;
-// these tests add what each behaviour must show.
+// (verif/top/stimulus.hpp) and its scoreboard (verif/top/scoreboard.hpp) check every NAND
+// command, every burst sense's physical pages, every response against the SEC-DED model and the
+// loaded weights, and every refresh program, remap and erase; these tests add what each
+// behaviour must show.
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <algorithm>
@@ -20,17 +21,18 @@
 #include "Vtop_sr_idle.h"
 #include "Vtop_sr_none.h"
 #include "flint_config.hpp"
-#include "sim/bench/bench_report.hpp"
 #include "tb/common/harness.hpp"
+#include "tb/common/ports.hpp"
 #include "tb/common/seed.hpp"
-#include "tb/top/top_driver.hpp"
+#include "verif/bench_report.hpp"
+#include "verif/top/stimulus.hpp"
 
 using flint::Config;
 using flint::Status;
 using flint::model::BbcRequest;
-using flint::tb::top::RunStats;
-using flint::tb::top::TopDriver;
-using flint::tb::top::TopOptions;
+using flint::verif::top::RunStats;
+using flint::verif::top::TopDriver;
+using flint::verif::top::TopOptions;
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "sim/h3_hints.hpp"
+#include "sim/engines/h3_hints.hpp"
 
 #include <set>
 

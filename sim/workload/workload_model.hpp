@@ -1,4 +1,4 @@
-// LLM shapes (sim/workloads/models.toml, compiled in) and their weight layout in HBF: every
+// LLM shapes (sim/workload/models.toml, compiled in) and their weight layout in HBF: every
 // tensor of the model at a fixed model-logical byte address, groups of tensors aligned to the
 // 2 MiB (config) burst, and the block striping of bursts across stacks (docs/workloads.md).
 #pragma once

@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "flint_config.hpp"
-#include "sim/trace.hpp"
-#include "sim/workload_model.hpp"
-#include "sim/workload_routing.hpp"
+#include "sim/workload/trace.hpp"
+#include "sim/workload/workload_model.hpp"
+#include "sim/workload/workload_routing.hpp"
 
 namespace flint::sim {
 
@@ -290,7 +290,8 @@ class DecodeGenerator {
   std::vector<HeapEntry> heap_;
 };
 
-// Writes requests as trace text, buffered (the same lines sim/trace.hpp's WriteTrace writes).
+// Writes requests as trace text, buffered (the same lines sim/workload/trace.hpp's WriteTrace
+// writes).
 class TraceTextWriter {
  public:
   explicit TraceTextWriter(std::ostream& out);

@@ -1,4 +1,4 @@
-#include "sim/workload_routing.hpp"
+#include "sim/workload/workload_routing.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -9,7 +9,7 @@
 #include <string_view>
 #include <utility>
 
-#include "sim/workload_hash.hpp"
+#include "sim/workload/workload_hash.hpp"
 
 namespace flint::sim {
 

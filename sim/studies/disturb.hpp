@@ -8,7 +8,7 @@
 
 #include "flint_config.hpp"
 #include "model/common/placement.hpp"
-#include "sim/workload_gen.hpp"
+#include "sim/workload/workload_gen.hpp"
 
 namespace flint::sim {
 

@@ -1,5 +1,5 @@
 // flint-sim's RTL engine: a trace through the Verilated stack top (rtl/top/flint_top.sv) on one
-// NAND die model a die, with the testbench driver's checks (tb/top/top_driver.hpp): the model is
+// NAND die model a die, with test_top's driver and checks (verif/top/): the model is
 // loaded through the RTL's write path first, then the requests run; every response is checked
 // against the SEC-DED model and the loaded weights. With `mount`, the dies are preloaded and the
 // loader only fills the BTT (docs/top.md "Mount"), the state test_top proves a load leaves. Built for the configs listed by RtlConfigs().

@@ -1,4 +1,4 @@
-#include "sim/trace.hpp"
+#include "sim/workload/trace.hpp"
 
 #include <cctype>
 #include <fstream>

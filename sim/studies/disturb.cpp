@@ -1,4 +1,4 @@
-#include "sim/disturb.hpp"
+#include "sim/studies/disturb.hpp"
 
 #include <algorithm>
 #include <stdexcept>

@@ -1,4 +1,4 @@
-#include "sim/engine_feed.hpp"
+#include "sim/engines/engine_feed.hpp"
 
 #include <stdexcept>
 #include <string>

@@ -1,11 +1,11 @@
-#include "sim/refresh_cost.hpp"
+#include "sim/studies/refresh_cost.hpp"
 
 #include <algorithm>
 #include <functional>
 #include <queue>
 #include <stdexcept>
 
-#include "sim/disturb.hpp"
+#include "sim/studies/disturb.hpp"
 
 namespace flint::sim {
 namespace {

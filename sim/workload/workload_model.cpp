@@ -1,4 +1,4 @@
-#include "sim/workload_model.hpp"
+#include "sim/workload/workload_model.hpp"
 
 #include <algorithm>
 #include <stdexcept>

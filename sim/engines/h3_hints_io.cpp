@@ -1,11 +1,11 @@
-// The text format of the H3 hints (sim/h3_hints.hpp): writer and validating reader. Apart from
-// the derivation of the hints so that the parser builds alone (the fuzz targets, tb/fuzz).
+// The text format of the H3 hints (sim/engines/h3_hints.hpp): writer and validating reader. Apart
+// from the derivation of the hints so that the parser builds alone (the fuzz targets, tb/fuzz).
 #include <cctype>
 #include <fstream>
 #include <limits>
 #include <string_view>
 
-#include "sim/h3_hints.hpp"
+#include "sim/engines/h3_hints.hpp"
 
 namespace flint::sim {
 

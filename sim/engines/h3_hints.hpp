@@ -21,8 +21,8 @@
 #include <vector>
 
 #include "model/h3/h3_model.hpp"
-#include "sim/trace.hpp"
-#include "sim/workload_gen.hpp"
+#include "sim/workload/trace.hpp"
+#include "sim/workload/workload_gen.hpp"
 
 namespace flint::sim {
 

@@ -1,4 +1,4 @@
-#include "sim/workload_gen.hpp"
+#include "sim/workload/workload_gen.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <functional>
 #include <stdexcept>
 
-#include "sim/workload_hash.hpp"
+#include "sim/workload/workload_hash.hpp"
 
 namespace flint::sim {
 

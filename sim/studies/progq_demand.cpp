@@ -1,11 +1,11 @@
-#include "sim/progq_demand.hpp"
+#include "sim/studies/progq_demand.hpp"
 
 #include <algorithm>
 #include <deque>
 #include <stdexcept>
 #include <string>
 
-#include "sim/disturb.hpp"
+#include "sim/studies/disturb.hpp"
 
 namespace flint::sim {
 namespace {

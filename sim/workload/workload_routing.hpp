@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/workload_model.hpp"
+#include "sim/workload/workload_model.hpp"
 
 namespace flint::sim {
 

@@ -1,12 +1,7 @@
-#include "sim/rtl_engine.hpp"
-
-#include <verilated.h>
-#include <verilated_fst_c.h>
+#include "sim/engines/rtl_engine.hpp"
 
 #include <chrono>
 #include <cstdio>
-#include <fstream>
-#include <memory>
 #include <stdexcept>
 
 #include "Vtop_small.h"
@@ -15,93 +10,44 @@
 #include "Vtop_medium.h"
 #include "Vtop_paper.h"
 #endif
-#include "tb/top/top_driver.hpp"
+#include "verif/harness.hpp"
+#include "verif/ports.hpp"
+#include "verif/top/stimulus.hpp"
 
 namespace flint::sim {
 namespace {
 
-// What the driver needs of a harness (tb/common/harness.hpp without Catch2): the context, the
-// DUT, an optional FST, the clock.
-template <class Dut>
-class SimHarness {
- public:
-  SimHarness(uint64_t seed, const std::string& waves) : ctx_(std::make_unique<VerilatedContext>()) {
-    ctx_->fatalOnError(false);
-    ctx_->randReset(2);
-    ctx_->randSeed(static_cast<int>(seed & 0x7fffffff));
-    ctx_->traceEverOn(true);
-    dut_ = std::make_unique<Dut>(ctx_.get(), "TOP");
-    if (!waves.empty()) {
-      trace_ = std::make_unique<VerilatedFstC>();
-      dut_->trace(trace_.get(), 99);
-      trace_->open(waves.c_str());
-      std::ofstream save(waves + ".gtkw");
-      save << "[dumpfile] \"" << waves << "\"\n";
-      std::ifstream groups(std::string(FLINT_SOURCE_DIR) + "/tb/waves/top.gtkw");
-      save << groups.rdbuf();
-    }
+// The harness of the testbenches (verif/harness.hpp) with flint-sim's settings: the RTL's
+// initial state random per seed, an FST at the given path with a GTKWave save file beside it.
+verif::HarnessOptions HarnessFor(uint64_t seed, const std::string& waves) {
+  verif::HarnessOptions o;
+  o.seed = static_cast<uint32_t>(seed);
+  if (!waves.empty()) {
+    o.fst = waves;
+    o.gtkw = waves + ".gtkw";
+    o.gtkw_groups = verif::WaveGroups("top");
   }
-  ~SimHarness() {
-    if (trace_) trace_->close();
-    dut_->final();
-  }
-  Dut& dut() { return *dut_; }
-  uint64_t cycle() const { return cycle_; }
-  bool Failed() const { return ctx_->gotError(); }
-  void Eval() { dut_->eval(); }
-  void Reset() {
-    dut_->clk_i = 0;
-    dut_->rst_ni = 1;
-    Eval();
-    dut_->rst_ni = 0;
-    Eval();
-    Tick();
-    Tick();
-    dut_->rst_ni = 1;
-    Eval();
-  }
-  // As tb/common/harness.hpp: Tick() settles, then the edge; TickAfterEval() is the edge alone,
-  // right after Eval() with no input changed; no evaluation for the falling edge.
-  void Tick() {
-    dut_->eval();
-    TickAfterEval();
-  }
-  void TickAfterEval() {
-    if (trace_) trace_->dump(ctx_->time());
-    dut_->clk_i = 1;
-    ctx_->timeInc(1);
-    dut_->eval();
-    if (trace_) trace_->dump(ctx_->time());
-    dut_->clk_i = 0;
-    ctx_->timeInc(1);
-    ++cycle_;
-  }
-
- private:
-  std::unique_ptr<VerilatedContext> ctx_;
-  std::unique_ptr<Dut> dut_;
-  std::unique_ptr<VerilatedFstC> trace_;
-  uint64_t cycle_ = 0;
-};
+  return o;
+}
 
 template <class T>
 uint64_t SumField(const T& port, uint32_t n, uint32_t w) {
   uint64_t s = 0;
-  for (uint32_t i = 0; i < n; ++i) s += flint::tb::GetBits(port, i * w, w);
+  for (uint32_t i = 0; i < n; ++i) s += verif::GetBits(port, i * w, w);
   return s;
 }
 
 template <class Dut>
 RtlReport Run(const Config& cfg, const RtlOptions& opt,
               const std::vector<flint::model::BbcRequest>& reqs) {
-  SimHarness<Dut> h(opt.seed, opt.waves);
-  flint::tb::top::TopOptions to;
+  verif::Harness<Dut> h(HarnessFor(opt.seed, opt.waves));
+  verif::top::TopOptions to;
   to.seed = opt.seed;
   if (opt.quiet_nand) {
     to.nand.reliability.base_rber = 0;
     to.nand.reliability.rber_at_limit = 0;
   }
-  flint::tb::top::TopDriver<Dut, SimHarness<Dut>> drv(cfg, h, to);
+  verif::top::TopDriver<Dut, verif::Harness<Dut>> drv(cfg, h, to);
   auto last = std::chrono::steady_clock::now();
   if (opt.progress) {
     drv.on_cycle = [&](auto& d) {
@@ -125,19 +71,17 @@ RtlReport Run(const Config& cfg, const RtlOptions& opt,
                  static_cast<unsigned long long>(drv.now()), seconds());
   }
   const uint64_t n = opt.loaded_bursts ? opt.loaded_bursts : cfg.bursts_per_stack;
-  const flint::tb::top::LoadResult load =
-      opt.mount ? drv.Mount(n, opt.erase) : drv.Load(n, opt.erase);
+  const verif::top::LoadResult load = opt.mount ? drv.Mount(n, opt.erase) : drv.Load(n, opt.erase);
   if (load.error) {
     throw std::runtime_error("the model load failed (code " + std::to_string(load.code) + ")");
   }
   if (opt.progress) {
-    std::fprintf(stderr,
-                 "flint-sim: rtl %s %llu bursts in %llu cycles (at cycle %llu, %.1f s)\n",
+    std::fprintf(stderr, "flint-sim: rtl %s %llu bursts in %llu cycles (at cycle %llu, %.1f s)\n",
                  opt.mount ? "mounted" : "loaded", static_cast<unsigned long long>(n),
                  static_cast<unsigned long long>(load.cycles),
                  static_cast<unsigned long long>(drv.now()), seconds());
   }
-  const flint::tb::top::RunStats r = drv.Run(reqs);
+  const verif::top::RunStats r = drv.Run(reqs);
   auto& d = drv.dut();
   RtlReport x;
   x.requests = r.requests;

@@ -1,13 +1,13 @@
-// Couples the decode generator (sim/workload_gen) to an engine of model/ (BbcModel, H3Model):
-// numbers the requests, moves them by the engine's service start (the engines' clock counts
-// from power-up, the generator's from the end of the model load), and in closed loop hands
+// Couples the decode generator (sim/workload/workload_gen) to an engine of model/ (BbcModel,
+// H3Model): numbers the requests, moves them by the engine's service start (the engines' clock
+// counts from power-up, the generator's from the end of the model load), and in closed loop hands
 // every response back to the SM that asked (docs/workloads.md "Closed loop").
 #pragma once
 #include <cstdint>
 #include <unordered_map>
 
 #include "model/bbc/bbc_model.hpp"
-#include "sim/workload_gen.hpp"
+#include "sim/workload/workload_gen.hpp"
 
 namespace flint::sim {
 
