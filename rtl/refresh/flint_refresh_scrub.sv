@@ -38,6 +38,7 @@ module flint_refresh_scrub #(
   // the fork (its lookup owns the next table's read port; its open page's block is not ours)
   input  logic                 fk_lookup_i,
   input  logic                 fk_decide_i,
+  input  logic                 fk_take_i,      // a page taken (its lines may come)
   input  logic                 fk_open_i,
   input  logic [BlockBits-1:0] fk_block_i,
   // the tables: next[cur_o], src[block_o], a cycle after their address
@@ -91,6 +92,7 @@ module flint_refresh_scrub #(
   logic [CountBits-1:0] owed_q;         // pages the pace asks for by now
   logic [PaceW-1:0] pace_q;
   logic sc_steal_q;                     // the page is a steal: the controller is busy
+  logic fk_near_q;                      // last cycle the fork held a page of the cursor's block
   logic [31:0] scrubbed_q, poisoned_q;
   logic idle_enough, all_queued, pq_room, behind, steal_due;
   assign pq_room = 32'(pq_occ_i) + 1 < flint_cfg_pkg::ProgqPages;
@@ -125,7 +127,11 @@ module flint_refresh_scrub #(
       ScLook: begin
         if ((!bbc_empty_i && !sc_steal_q) || !copying_i) sc_d = ScIdle;
         else if (fk_decide_i) sc_d = ScFind;  // the port read the fork's block instead
-        else if (32'(nx_rd_i) < Pages && !(fk_open_i && fk_block_i == cur_q)) sc_d = ScPark;
+        // next[] read in ScFind misses a page the fork completed in that cycle, and a page the
+        // fork has taken and not yet opened completes while this one waits for the park: the
+        // block is left alone while the fork holds a page of it, now or in the read's cycle
+        // (make soak found the scrubber reading a page the fork had copied meanwhile).
+        else if (32'(nx_rd_i) < Pages && !fk_near_q && !fk_near) sc_d = ScPark;
         else sc_d = ScFind;
       end
       ScPark: if (parked_i) sc_d = ScSrc;
@@ -140,12 +146,16 @@ module flint_refresh_scrub #(
     endcase
   end
 
+  logic fk_near;
+  assign fk_near = (fk_open_i || fk_take_i) && fk_block_i == cur_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       sc_q <= ScIdle;
       sc_steal_q <= 1'b0;
+      fk_near_q <= 1'b0;
     end else begin
       sc_q <= sc_d;
+      fk_near_q <= fk_near;
       if (sc_q == ScIdle && sc_d == ScFind) sc_steal_q <= !idle_enough;
       if (sc_q == ScDone && sc_d == ScFind) sc_steal_q <= 1'b0;  // idle again: an idle scrub
     end
