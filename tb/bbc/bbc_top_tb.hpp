@@ -23,6 +23,7 @@
 #include "model/nand/page_content.hpp"
 #include "tb/common/harness.hpp"
 #include "tb/common/ports.hpp"
+#include "verif/nand_port.hpp"
 #include "tb/ftl/ftl_tb.hpp"
 
 namespace flint::tb::bbctop {
@@ -204,13 +205,7 @@ class TopBench {
     auto& d = h_.dut();
     for (uint32_t k = 0; k < cfg_.dies; ++k) {
       NandDie& die = holder_.die(k);
-      const auto pp = static_cast<uint32_t>(cfg_.phys_planes);
-      for (uint32_t p = 0; p < pp; ++p) {
-        PutBits(d.die_plane_idle_i, k * pp + p, 1, !die.PlaneBusy(p, now));
-        PutBits(d.die_plane_cache_i, k * pp + p, 1,
-                die.CacheBuffer(p) != nullptr && die.CacheReadyAt(p) <= now);
-      }
-      PutBits(d.die_io_ready_i, k, 1, die.IoBusyUntil() <= now);
+      flint::verif::DriveDieReadiness(d, die, k, static_cast<uint32_t>(cfg_.phys_planes), now);
       const bool data = pending_[k] && pending_[k]->first <= now;
       PutBits(d.die_data_valid_i, k, 1, data);
       if (data) {

@@ -39,6 +39,7 @@
 #include "model/nand/page_content.hpp"
 #include "tb/common/harness.hpp"
 #include "tb/common/ports.hpp"
+#include "verif/nand_port.hpp"
 
 namespace flint::tb {
 
@@ -229,14 +230,7 @@ class MaintBench {
   void DriveDie() {
     auto& d = h_.dut();
     const uint64_t t = h_.cycle();
-    for (uint32_t p = 0; p < cfg_.phys_planes; ++p) {
-      const bool idle = !die_.PlaneBusy(p, t);
-      PutBits(d.die_plane_idle_i, p, 1, idle);
-      PutBits(d.die_plane_cache_i, p, 1,
-              die_.CacheBuffer(p) != nullptr && die_.CacheReadyAt(p) <= t);
-      PutBits(d.die_plane_fail_i, p, 1, idle && die_.Status(p, t).fail);
-    }
-    d.die_io_ready_i = die_.IoBusyUntil() <= t;
+    flint::verif::DriveDieReadiness(d, die_, 0, static_cast<uint32_t>(cfg_.phys_planes), t);
     const bool data = pending_ && pending_->first <= t;
     d.die_data_valid_i = data;
     if (data) PutBytes(d.die_data_i, 0, pending_->second);

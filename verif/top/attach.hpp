@@ -20,6 +20,7 @@
 #include "model/ecc/secded.hpp"
 #include "model/nand/nand_die.hpp"
 #include "verif/ports.hpp"
+#include "verif/nand_port.hpp"
 
 namespace flint::verif::top {
 
@@ -64,15 +65,7 @@ class TopNand {
   void Drive(Dut& d, uint64_t t) {
     for (uint32_t k = 0; k < cfg_.dies; ++k) {
       flint::model::NandDie& die = dies_[k];
-      const auto pp = static_cast<uint32_t>(cfg_.phys_planes);
-      for (uint32_t p = 0; p < pp; ++p) {
-        const bool idle = !die.PlaneBusy(p, t);
-        PutBits(d.die_plane_idle_i, k * pp + p, 1, idle);
-        PutBits(d.die_plane_cache_i, k * pp + p, 1,
-                die.CacheBuffer(p) != nullptr && die.CacheReadyAt(p) <= t);
-        PutBits(d.die_plane_fail_i, k * pp + p, 1, idle && die.Status(p, t).fail);
-      }
-      PutBits(d.die_io_ready_i, k, 1, die.IoBusyUntil() <= t);
+      DriveDieReadiness(d, die, k, static_cast<uint32_t>(cfg_.phys_planes), t);
       const bool data = pending_[k] && pending_[k]->at <= t;
       PutBits(d.die_data_valid_i, k, 1, data);
       if (data) {
