@@ -81,6 +81,7 @@ void RefreshModel::StartStep() {
   src_owner_.assign(blocks_, kNone);
   tgt_.assign(blocks_, kNone);
   next_.assign(blocks_, 0);
+  tgt_owner_.assign(blocks_, kNone);
   committed_.assign(blocks_, false);
   empty_alloc_.assign(blocks_, false);
   retire_b_ = retire_y_ = kNone;
@@ -97,6 +98,13 @@ void RefreshModel::EndStep() {
   ++rotations_;
   phantom_ = source_;
   step_ = false;
+}
+
+// Logical block b's target on P is `block` (kNone: none), the reverse map kept with it.
+void RefreshModel::SetTarget(uint32_t b, uint32_t block) {
+  if (tgt_[b] != kNone && tgt_owner_[tgt_[b]] == b) tgt_owner_[tgt_[b]] = kNone;
+  tgt_[b] = block;
+  if (block != kNone && block < blocks_) tgt_owner_[block] = b;
 }
 
 bool RefreshModel::CopyComplete() const {
@@ -155,7 +163,7 @@ std::string RefreshModel::Reloc(RelocCmd op, uint32_t plane, uint32_t block, Rel
           return "";
         }
         if (answer->status != FtlStatus::kOk) return Fail(what + ": the table refused it");
-        tgt_[b] = answer->block;
+        SetTarget(b, answer->block);
         next_[b] = 0;
         if (restart) {
           retire_b_ = retire_y_ = kNone;
@@ -173,7 +181,7 @@ std::string RefreshModel::Reloc(RelocCmd op, uint32_t plane, uint32_t block, Rel
       }
       if (answer->status != FtlStatus::kOk) return Fail(what + ": the table refused it");
       empty_alloc_[b] = true;
-      tgt_[b] = answer->block;
+      SetTarget(b, answer->block);
       return "";
     }
     case RelocCmd::kCommit: {
@@ -187,10 +195,9 @@ std::string RefreshModel::Reloc(RelocCmd op, uint32_t plane, uint32_t block, Rel
         return Fail(what + " before the copy ends");
       }
       if (plane != phantom_) return Fail(what + ": a Commit not on the phantom");
-      uint32_t b = kNone;
-      for (uint32_t k = 0; k < blocks_; ++k) {
-        if (tgt_[k] == block && !committed_[k] && (k < live_ || empty_alloc_[k])) b = k;
-      }
+      const uint32_t k = block < blocks_ ? tgt_owner_[block] : kNone;
+      const uint32_t b =
+          k != kNone && !committed_[k] && (k < live_ || empty_alloc_[k]) ? k : kNone;
       if (b == kNone) return Fail(what + ": not the target of an uncommitted block");
       if (answer->status != FtlStatus::kOk) return Fail(what + ": the table refused it");
       commit_started_ = true;
@@ -248,10 +255,8 @@ std::string RefreshModel::Program(uint32_t plane, uint32_t block, uint32_t page,
   if (halted_) return Fail(what + " after the halt");
   if (!step_ || commit_started_) return Fail(what + " outside the copy");
   if (plane != phantom_) return Fail(what + ": not into the phantom");
-  uint32_t b = kNone;
-  for (uint32_t k = 0; k < live_; ++k) {
-    if (tgt_[k] == block) b = k;
-  }
+  const uint32_t k = block < blocks_ ? tgt_owner_[block] : kNone;
+  const uint32_t b = k < live_ ? k : kNone;
   if (b == kNone) {
     if (block == retire_y_) return Fail(what + ": into the block that failed, retired");
     return Fail(what + ": not the target of any live block");
@@ -279,7 +284,7 @@ std::string RefreshModel::Program(uint32_t plane, uint32_t block, uint32_t page,
     retire_b_ = b;
     retire_y_ = block;
     retire_marked_ = false;
-    tgt_[b] = kNone;
+    SetTarget(b, kNone);
   }
   return "";
 }

@@ -100,6 +100,7 @@ class RefreshModel {
   void StartStep();
   void EndStep();
   bool CopyComplete() const;
+  void SetTarget(uint32_t b, uint32_t block);
 
   const Config& cfg_;
   uint32_t live_, planes_, phys_, blocks_, pages_;
@@ -114,6 +115,7 @@ class RefreshModel {
   std::vector<bool> queried_;         // S's blocks queried
   std::vector<uint32_t> src_owner_;   // S's block -> logical block (kNone: not yet / not ls)
   std::vector<uint32_t> tgt_, next_;  // by logical block
+  std::vector<uint32_t> tgt_owner_;   // block of P -> the logical block it is the target of
   std::vector<bool> committed_;       // by logical block
   std::vector<bool> empty_alloc_;     // empty block allocated, awaiting its commit
   uint32_t retire_b_ = kNone,

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "sim/studies/disturb.hpp"
+#include "sim/studies/model_rotation.hpp"
 
 namespace flint::sim {
 namespace {
@@ -17,12 +18,15 @@ constexpr uint32_t kForkReserve = 1;
 struct Slot {
   uint64_t open = 0;    // the read that fills it starts
   uint64_t commit = 0;  // its last line is in: the page may be programmed
+  uint32_t block = 0;   // the source's logical block and page it holds
+  uint32_t page = 0;
 };
 
 class Rotation {
  public:
   Rotation(const Config& cfg, const ProgqDemandOptions& opt, uint64_t live, ProgqDemandResult* r)
-      : cfg_(cfg), opt_(opt), live_(live), r_(r), next_(live, 0), senses_(live, 0),
+      : cfg_(cfg), opt_(opt), live_(live), r_(r), rot_(cfg, static_cast<uint32_t>(live)),
+        next_(live, 0), senses_(live, 0),
         scrub_senses_(live, 0), base_(cfg.planes, std::vector<uint64_t>(live, 0)),
         xfer_((cfg.page_bytes + cfg.die_io_bytes_per_cycle - 1) / cfg.die_io_bytes_per_cycle),
         pace_cycles_(opt.pace * static_cast<double>(cfg.t_prog_cycles + xfer_)),
@@ -63,7 +67,7 @@ class Rotation {
       return;
     }
     ++r_->forks_taken;
-    Open(t, bp.block);
+    Open(t, bp.block, false);
   }
 
   // Under kSteal, whether the scrubber takes the foreground slot at t: just in time, when the
@@ -95,7 +99,7 @@ class Rotation {
     } else {
       ++r_->scrubbed_idle;
     }
-    Open(t, block);
+    Open(t, block, true);
   }
 
   // When the scrubber could next open a page if the queue is what stops it (for idle gaps).
@@ -127,9 +131,12 @@ class Rotation {
     occ_t_ = t;
   }
 
-  void Open(uint64_t t, uint64_t block) {
+  // A page of `block` read into a slot from t, by the fork or the scrubber.
+  void Open(uint64_t t, uint64_t block, bool scrub) {
     Occupy(t);
-    slots_.push_back({t, t + period()});
+    const auto b = static_cast<uint32_t>(block);
+    if (scrub) rot_.ScrubRead(b, next_[block]);
+    slots_.push_back({t, t + period(), b, next_[block]});
     r_->peak_occupancy = std::max(r_->peak_occupancy, static_cast<uint32_t>(slots_.size()));
     ++opened_;
     if (++next_[block] == cfg_.pages) --blocks_left_;
@@ -139,6 +146,7 @@ class Rotation {
     const uint64_t end = start + xfer_;
     Occupy(end);
     r_->residence_sum += end - slots_.front().open;
+    rot_.Program(slots_.front().block, slots_.front().page);
     ++r_->released;
     slots_.pop_front();
     engine_free_ = end + cfg_.t_prog_cycles;
@@ -154,6 +162,7 @@ class Rotation {
     CountPlane(source_, true);
     base_[source_] = senses_;
     std::fill(scrub_senses_.begin(), scrub_senses_.end(), 0);
+    rot_.EndStep();
     const uint64_t copy = at - copy_start_;
     r_->copy_cycles_sum += copy;
     r_->copy_cycles_max = std::max(r_->copy_cycles_max, copy);
@@ -165,7 +174,7 @@ class Rotation {
   }
 
   void StartCopy(uint64_t at) {
-    source_ = static_cast<uint32_t>(r_->copies % cfg_.planes);
+    source_ = rot_.StartStep();
     std::fill(next_.begin(), next_.end(), 0);
     blocks_left_ = live_;
     cursor_ = 0;
@@ -180,6 +189,7 @@ class Rotation {
   const ProgqDemandOptions& opt_;
   uint64_t live_;
   ProgqDemandResult* r_;
+  ModelRotation rot_;  // which plane, which pages, in which order: the refresh model's rules
   std::vector<uint32_t> next_;
   std::vector<uint64_t> senses_;        // senses of each block index, every plane alike
   std::vector<uint64_t> scrub_senses_;  // the scrubber's extra senses of the source's blocks

@@ -19,6 +19,9 @@
 //   - when every live block is copied and programmed the copy switches in, the vacated blocks are
 //     erased one after another (live blocks x tERASE, no copy meanwhile: the next phantom is the
 //     plane being erased), and the next logical plane's copy starts.
+// Which plane each copy takes and in which page order is the refresh model's (ModelRotation,
+// sim/studies/model_rotation.hpp): every scrub read and program is told to it, and it refuses any
+// the rotation does not allow.
 // A slot is held from its open to the end of its data-in: that is the occupancy whose mean L,
 // arrival rate lambda and mean residence W Little's law ties together (checked, not assumed).
 #pragma once

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
 #include <queue>
 #include <stdexcept>
 
 #include "sim/studies/disturb.hpp"
+#include "sim/studies/model_rotation.hpp"
 
 namespace flint::sim {
 namespace {
@@ -119,6 +121,13 @@ RefreshCostResult RunRefreshCost(const DecodeGenerator& gen, const Config& cfg,
   const uint64_t copy_cycles = r.live_blocks * cfg.pages * cfg.t_prog_cycles;
   std::vector<std::vector<uint64_t>> base(cfg.planes, std::vector<uint64_t>(r.live_blocks, 0));
   uint64_t next_switch = copy_cycles, copies = 0;
+  // Which logical plane each copy refreshes, and the copy's pages: the refresh model's rotation.
+  std::optional<ModelRotation> rot;
+  uint32_t copying = 0;  // the logical plane being copied
+  if (opt.mode == RefreshMode::kFlint) {
+    rot.emplace(cfg, static_cast<uint32_t>(r.live_blocks));
+    copying = rot->StartStep();
+  }
 
   uint64_t t = 0;  // foreground time, cycles
   for (uint64_t s = 0; s < opt.steps; ++s) {
@@ -128,11 +137,16 @@ RefreshCostResult RunRefreshCost(const DecodeGenerator& gen, const Config& cfg,
         while (t >= next_switch) {
           // The plane copied last switches in with fresh blocks; its source's count at the
           // switch (plus the copy's own read of every page) is the highest it reached.
-          std::vector<uint64_t>& b = base[copies % cfg.planes];
+          for (uint32_t k = 0; k < r.live_blocks; ++k) {
+            for (uint32_t page = 0; page < cfg.pages; ++page) rot->Program(k, page);
+          }
+          rot->EndStep();
+          std::vector<uint64_t>& b = base[copying];
           for (uint64_t k = 0; k < r.live_blocks; ++k) {
             r.max_block_count = std::max(r.max_block_count, senses[k] - b[k] + cfg.pages);
             b[k] = senses[k];
           }
+          copying = rot->StartStep();
           ++copies;
           next_switch += copy_cycles;
         }

@@ -6,6 +6,7 @@
 //                        its phantom (live blocks x PAGES x tPROG) and switches at the end of the
 //                        copy (docs/refresh.md); foreground bursts never touch the phantom, so
 //                        nothing stalls; the result is the highest count any block reaches;
+//                        the plane each copy takes is the refresh model's (ModelRotation);
 //   kInPlaceDistributed  counters start spread over [0, limit) (the paper's "initialized spread
 //                        apart"), a block at the limit is refreshed in place;
 //   kInPlaceBurst        counters start aligned at 0, so every block of a stripe trips together.
