@@ -188,7 +188,9 @@ module flint_refresh_inplace_die #(
       IpCount: if (cc_rsp_valid_i) st_d = IpScan;
       default: ;
     endcase
-    if (err_q) st_d = IpHalt;
+    // A failed answer halts at once: the state after it would offer the next request (or the count
+    // reset) in the cycle before err_q is seen.
+    if (err_q || (rsp_go && rsp_fail)) st_d = IpHalt;
     if (!enable_i) st_d = IpOff;
   end
   assign cc_valid_o = st_q == IpCount && !cc_wait_q;
@@ -325,6 +327,8 @@ module flint_refresh_inplace_die #(
   `FLINT_ASSERT_IMPLY(ProgramAfterErase, mreq_valid_o && mreq_o.op == flint_pkg::MaintProgramPage,
                       er_q != '0)
   `FLINT_ASSERT(PendingCount, 32'(pend_cnt_q) <= PhysPl * Blocks)
+  // Halted: nothing more to the sequencer or the counters.
+  `FLINT_ASSERT_IMPLY(NothingAfterHalt, err_q, !mreq_valid_o && !mwr_valid_o && !cc_valid_o)
 
   // Functional cover points: each phase of an in-place refresh, a queue of due blocks, a line
   // that could not be corrected, the limit alarm.
