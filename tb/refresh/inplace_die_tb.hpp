@@ -54,7 +54,10 @@ struct InplaceSpan {
 };
 
 template <class Dut>
-class InplaceDieBench {
+class InplaceDieBench : public BenchRun<InplaceDieBench<Dut>> {
+  using Base = BenchRun<InplaceDieBench<Dut>>;
+  using Base::Check, Base::error_, Base::Fail;
+
  public:
   // The NAND die erases in `t_erase_cycles` (refresh_bench_util.hpp). The die starts disabled:
   // Enable() once the test has queued what it wants before.
@@ -69,17 +72,8 @@ class InplaceDieBench {
         model_(cfg, [this](uint32_t pl, uint32_t b, uint32_t p) { return Content(pl, b, p); }) {
     die_.SetSpareFn(model::SecdedEncode);
     for (uint32_t pl = 0; pl < cfg_.phys_planes; ++pl) {
-      for (uint32_t b = 0; b < cfg_.blocks; ++b) {
-        std::vector<model::PageImage> pages;
-        for (uint32_t p = 0; p < cfg_.pages; ++p) {
-          model::PageImage img;
-          img.kind = model::ContentKind::kBytes;
-          img.bytes = std::make_shared<const std::vector<uint8_t>>(
-              model::ImageFromData(Content(pl, b, p), model::SecdedEncode));
-          pages.push_back(img);
-        }
-        die_.Preload(pl, b, true, pages, 0);
-      }
+      for (uint32_t b = 0; b < cfg_.blocks; ++b)
+        PreloadBlock(die_, cfg_, pl, b, [&](uint32_t p) { return Content(pl, b, p); });
     }
     auto& d = h_.dut();
     d.rst_ni = 1;
@@ -99,7 +93,6 @@ class InplaceDieBench {
   InplaceStim& stim() { return stim_; }
   uint64_t cycle() const { return h_.cycle(); }
   bool RtlFailed() const { return h_.Failed(); }
-  const std::string& Error() const { return error_; }
   const std::vector<InplaceSpan>& spans() const { return spans_; }
   uint64_t park_cycles() const { return park_cycles_; }
 
@@ -130,21 +123,9 @@ class InplaceDieBench {
   void FailErase(uint64_t nth) { erase_fault_ = nth; }
   void FailProgram(uint64_t nth, uint32_t page) { prog_fault_ = std::make_pair(nth, page); }
 
-  // Runs until `done()` holds, the first divergence, or `max_cycles` (an error).
-  template <class Pred>
-  bool RunUntil(Pred done, uint64_t max_cycles, const std::string& what) {
-    const uint64_t stop = h_.cycle() + max_cycles;
-    while (!done() && error_.empty() && h_.cycle() < stop) Step();
-    if (error_.empty() && !done())
-      Fail("not " + what + " after " + std::to_string(max_cycles) + " cycles");
-    return error_.empty();
-  }
-  void Run(uint64_t cycles) {
-    for (uint64_t i = 0; i < cycles && error_.empty(); ++i) Step();
-  }
   // Until every queued event is driven and every due block refreshed (or the die halted).
   bool RunIdle(uint64_t max_cycles) {
-    return RunUntil(
+    return this->RunUntil(
         [&] {
           return events_.empty() &&
                  ((!model_.busy() && model_.counts().pending == 0) || model_.halted());
@@ -215,15 +196,6 @@ class InplaceDieBench {
 
   uint32_t LineBit(uint32_t line, uint32_t bit) const {
     return static_cast<uint32_t>(line * cfg_.cl_image_bytes * 8 + bit);
-  }
-  void Fail(const std::string& what) {
-    if (!error_.empty()) return;
-    std::ostringstream os;
-    os << "cycle " << h_.cycle() << ": " << what;
-    error_ = os.str();
-  }
-  void Check(const std::string& err) {
-    if (!err.empty()) Fail(err);
   }
 
   void DriveWorld() {
@@ -355,7 +327,6 @@ class InplaceDieBench {
   // what the bench saw
   std::vector<InplaceSpan> spans_;
   uint64_t park_cycles_ = 0;
-  std::string error_;
 };
 
 }  // namespace flint::tb

@@ -3,10 +3,14 @@
 // pages they load.
 #pragma once
 #include <cstdint>
+#include <memory>
+#include <sstream>
+#include <string>
 #include <vector>
 
 #include "flint_config.hpp"
 #include "model/common/types.hpp"
+#include "model/ecc/secded.hpp"
 #include "model/nand/nand_die.hpp"
 #include "model/nand/page_content.hpp"
 
@@ -42,5 +46,56 @@ inline std::vector<uint8_t> HashedPage(size_t bytes, uint64_t seed, uint32_t a, 
   }
   return out;
 }
+
+// Loads block `block` of `plane` (erasing it first) with Pages pages, page p's data `content(p)`,
+// SEC-DED encoded as the sequencer writes it.
+template <class ContentFn>
+void PreloadBlock(model::NandDie& die, const Config& cfg, uint32_t plane, uint32_t block,
+                  ContentFn content) {
+  std::vector<model::PageImage> pages;
+  for (uint32_t p = 0; p < cfg.pages; ++p) {
+    model::PageImage img;
+    img.kind = model::ContentKind::kBytes;
+    img.bytes = std::make_shared<const std::vector<uint8_t>>(
+        model::ImageFromData(content(p), model::SecdedEncode));
+    pages.push_back(img);
+  }
+  die.Preload(plane, block, true, pages, 0);
+}
+
+// A bench's run loop and first divergence (CRTP: Bench has cycle() and Step()). Fail() keeps the
+// first divergence with its cycle; tests check Error() once.
+template <class Bench>
+class BenchRun {
+ public:
+  const std::string& Error() const { return error_; }
+  // Runs until `done()` holds, the first divergence, or `max_cycles` (an error).
+  template <class Pred>
+  bool RunUntil(Pred done, uint64_t max_cycles, const std::string& what) {
+    const uint64_t stop = Self().cycle() + max_cycles;
+    while (!done() && error_.empty() && Self().cycle() < stop) Self().Step();
+    if (error_.empty() && !done())
+      Fail("not " + what + " after " + std::to_string(max_cycles) + " cycles");
+    return error_.empty();
+  }
+  void Run(uint64_t cycles) {
+    for (uint64_t i = 0; i < cycles && error_.empty(); ++i) Self().Step();
+  }
+
+ protected:
+  void Fail(const std::string& what) {
+    if (!error_.empty()) return;
+    std::ostringstream os;
+    os << "cycle " << Self().cycle() << ": " << what;
+    error_ = os.str();
+  }
+  void Check(const std::string& err) {
+    if (!err.empty()) Fail(err);
+  }
+  std::string error_;
+
+ private:
+  Bench& Self() { return static_cast<Bench&>(*this); }
+};
 
 }  // namespace flint::tb

@@ -67,7 +67,10 @@ struct RefreshStim {
 };
 
 template <class Dut>
-class RefreshDieBench {
+class RefreshDieBench : public BenchRun<RefreshDieBench<Dut>> {
+  using Base = BenchRun<RefreshDieBench<Dut>>;
+  using Base::Check, Base::error_, Base::Fail;
+
  public:
   // The NAND die erases in `t_erase_cycles` (refresh_bench_util.hpp).
   RefreshDieBench(const Config& cfg, uint32_t seed, uint32_t live_blocks,
@@ -85,17 +88,8 @@ class RefreshDieBench {
     die_.SetSpareFn(model::SecdedEncode);
     // The load: logical block b of logical plane lp on physical (lp, b), the table's identity.
     for (uint32_t lp = 0; lp < cfg_.planes; ++lp) {
-      for (uint32_t b = 0; b < live_; ++b) {
-        std::vector<model::PageImage> pages;
-        for (uint32_t p = 0; p < cfg_.pages; ++p) {
-          model::PageImage img;
-          img.kind = model::ContentKind::kBytes;
-          img.bytes = std::make_shared<const std::vector<uint8_t>>(
-              model::ImageFromData(Content(lp, b, p), model::SecdedEncode));
-          pages.push_back(img);
-        }
-        die_.Preload(lp, b, true, pages, 0);
-      }
+      for (uint32_t b = 0; b < live_; ++b)
+        PreloadBlock(die_, cfg_, lp, b, [&](uint32_t p) { return Content(lp, b, p); });
     }
     auto& d = h_.dut();
     d.rst_ni = 1;
@@ -125,7 +119,6 @@ class RefreshDieBench {
   std::mt19937& rng() { return rng_; }
   uint64_t cycle() const { return h_.cycle(); }
   bool RtlFailed() const { return h_.Failed(); }
-  const std::string& Error() const { return error_; }
   bool Ok() const { return error_.empty() && !h_.Failed(); }
   uint64_t rc_cmds() const { return rc_cmds_; }
   uint64_t cc_cmds() const { return cc_cmds_; }
@@ -156,21 +149,9 @@ class RefreshDieBench {
   // The `nth` erase (from 0) of rotation `rotation` fails.
   void FailErase(uint64_t rotation, uint32_t nth) { erase_faults_.push_back({rotation, nth}); }
 
-  // Runs until `done()` holds, the first divergence, or `max_cycles` (an error).
-  template <class Pred>
-  bool RunUntil(Pred done, uint64_t max_cycles, const std::string& what) {
-    const uint64_t stop = h_.cycle() + max_cycles;
-    while (!done() && error_.empty() && h_.cycle() < stop) Step();
-    if (error_.empty() && !done())
-      Fail("not " + what + " after " + std::to_string(max_cycles) + " cycles");
-    return error_.empty();
-  }
-  void Run(uint64_t cycles) {
-    for (uint64_t i = 0; i < cycles && error_.empty(); ++i) Step();
-  }
   bool RunRotations(uint64_t n, uint64_t max_cycles) {
-    return RunUntil([&] { return dut().rotations_o >= n || model_.halted(); }, max_cycles,
-                    std::to_string(n) + " rotations");
+    return this->RunUntil([&] { return dut().rotations_o >= n || model_.halted(); }, max_cycles,
+                          std::to_string(n) + " rotations");
   }
 
   // Every live logical page, where the table maps it, holds the load's data.
@@ -259,16 +240,6 @@ class RefreshDieBench {
     uint64_t at;
     model::RelocResult rsp;
   };
-
-  void Fail(const std::string& what) {
-    if (!error_.empty()) return;
-    std::ostringstream os;
-    os << "cycle " << h_.cycle() << ": " << what;
-    error_ = os.str();
-  }
-  void Check(const std::string& err) {
-    if (!err.empty()) Fail(err);
-  }
 
   // --- the die ---------------------------------------------------------------------------
   void DriveDie() { port_.Drive(h_.dut(), h_.cycle()); }
@@ -525,7 +496,6 @@ class RefreshDieBench {
   uint64_t bursts_ = 0, events_ = 0;
   uint32_t last_rotations_ = 0;
   std::vector<uint64_t> rotation_ends_;
-  std::string error_;
 };
 
 }  // namespace flint::tb
