@@ -88,8 +88,9 @@ void InplaceModel::FailProgram(uint32_t plane, uint32_t block, uint32_t page) {
 // --- the park ----------------------------------------------------------------------------------
 std::string InplaceModel::Park(bool up) {
   if (up) {
-    if (phase_ == Phase::kHalting || phase_ == Phase::kHalted)
+    if (phase_ == Phase::kHalting || phase_ == Phase::kHalted) {
       return Fail("the park rose after the failure");
+    }
     if (phase_ != Phase::kIdle) return Fail("the park rose again before the block's end");
     if (pending_.empty()) return Fail("the park rose with no block due");
     phase_ = Phase::kParked;
@@ -154,8 +155,9 @@ std::string InplaceModel::StartBlock(const MaintReq& req) {
 
 std::string InplaceModel::Request(const MaintReq& req, bool parked) {
   const std::string what = Txn(req.op, req.plane, req.block, req.page);
-  if (phase_ == Phase::kHalting || phase_ == Phase::kHalted)
+  if (phase_ == Phase::kHalting || phase_ == Phase::kHalted) {
     return Fail(what + " after the failed answer (the die halts)");
+  }
   if (!parked) return Fail(what + " while the controller is not parked");
   if (req.tag != 0) return Fail(what + " with tag " + std::to_string(req.tag) + ", expected 0");
   std::string err;
@@ -193,8 +195,9 @@ std::string InplaceModel::Request(const MaintReq& req, bool parked) {
 }
 
 std::string InplaceModel::ReadLine(uint32_t line, const std::vector<uint8_t>& data, Status status) {
-  if (phase_ != Phase::kReadOut || line_ >= lines_)
+  if (phase_ != Phase::kReadOut || line_ >= lines_) {
     return Fail("a read line (" + std::to_string(line) + ") outside a ReadPage's lines");
+  }
   const std::string where = "page " + std::to_string(page_) + " line " + std::to_string(line);
   if (line != line_) return Fail(where + " read, expected line " + std::to_string(line_));
   const uint64_t li = LineIndex(plane(), block(), page_, line);
@@ -205,8 +208,9 @@ std::string InplaceModel::ReadLine(uint32_t line, const std::vector<uint8_t>& da
     return Fail(where + " read with status " + std::string(ToString(status)) + ", expected " +
                 std::string(ToString(want)));
   }
-  if (want != Status::kUncorrectable && data != LineData(plane(), block(), page_, line))
+  if (want != Status::kUncorrectable && data != LineData(plane(), block(), page_, line)) {
     return Fail(where + " read with data other than the load's");
+  }
   const size_t at = size_t{page_} * lines_ + line;
   buf_[at] = data;
   buf_bad_[at] = want == Status::kUncorrectable;
@@ -312,8 +316,9 @@ std::string InplaceModel::Response(const MaintRsp& rsp) {
 std::string InplaceModel::CounterReset(uint32_t plane, uint32_t block) {
   const std::string what =
       "a count reset of block " + std::to_string(plane) + "/" + std::to_string(block);
-  if (phase_ == Phase::kHalting || phase_ == Phase::kHalted)
+  if (phase_ == Phase::kHalting || phase_ == Phase::kHalted) {
     return Fail(what + " after the failed answer (the die halts)");
+  }
   if (phase_ != Phase::kCount) return Fail(what + " before the block's last page is programmed");
   if (Index(plane, block) != cur_) return Fail(what + ", not the block refreshed");
   phase_ = Phase::kCountRsp;

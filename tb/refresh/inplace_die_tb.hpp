@@ -16,8 +16,9 @@
 // the halt and its code; no sense counted; the NAND commands of the read port only parked (the die
 // model refuses any illegal command); after each block's refresh, its pages read from the die:
 // the load's data in clean codewords, a poisoned line uncorrectable. The counters on demand
-// (Counters()). The first divergence is kept with its cycle.
+// (CheckCounters()). The first divergence is kept with its cycle.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <optional>
@@ -71,9 +72,11 @@ class InplaceDieBench : public BenchRun<InplaceDieBench<Dut>> {
         content_seed_(model::Mix64(seed ^ 0x1dbULL)),
         model_(cfg, [this](uint32_t pl, uint32_t b, uint32_t p) { return Content(pl, b, p); }) {
     die_.SetSpareFn(model::SecdedEncode);
+    line_.resize(cfg_.cl_bytes);
     for (uint32_t pl = 0; pl < cfg_.phys_planes; ++pl) {
-      for (uint32_t b = 0; b < cfg_.blocks; ++b)
+      for (uint32_t b = 0; b < cfg_.blocks; ++b) {
         PreloadBlock(die_, cfg_, pl, b, [&](uint32_t p) { return Content(pl, b, p); });
+      }
     }
     auto& d = h_.dut();
     d.rst_ni = 1;
@@ -316,7 +319,7 @@ class InplaceDieBench : public BenchRun<InplaceDieBench<Dut>> {
   model::InplaceModel model_;
   InplaceStim stim_;
   uint64_t now_ = 0;
-  std::vector<uint8_t> line_ = std::vector<uint8_t>(cfg_.cl_bytes);
+  std::vector<uint8_t> line_;  // a monitored line (cl_bytes)
   // the world
   std::deque<Event> events_;
   std::optional<uint64_t> cc_pend_at_;

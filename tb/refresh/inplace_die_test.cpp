@@ -97,8 +97,9 @@ TEST_CASE("inplace_die: due blocks queue and are refreshed one at a time in scan
   CHECK(d.due_o == 6);
   CHECK(d.pending_o == 0);
   // The park falls after each block and rises again for the next.
-  for (size_t i = 1; i < b.spans().size(); ++i)
+  for (size_t i = 1; i < b.spans().size(); ++i) {
     CHECK(b.spans()[i - 1].park_down < b.spans()[i].park_up);
+  }
   b.CheckCounters();
   FinishBench(b);
 }
@@ -120,8 +121,9 @@ TEST_CASE("inplace_die: the baselines' due patterns, burst (a stripe at once) an
   CHECK(burst.model().order() == stripe);
   // Back to back: each park rises within a few cycles of the last one's fall.
   uint64_t longest_gap = 0;
-  for (size_t i = 1; i < burst.spans().size(); ++i)
+  for (size_t i = 1; i < burst.spans().size(); ++i) {
     longest_gap = std::max(longest_gap, burst.spans()[i].park_up - burst.spans()[i - 1].park_down);
+  }
   CHECK(longest_gap <= 2 * cfg.phys_planes * cfg.blocks);
   burst.CheckCounters();
   FinishBench(burst);

@@ -69,8 +69,9 @@ std::string Refresh(InplaceModel& m, uint32_t plane, uint32_t block,
   for (uint32_t p = 0; e.empty() && p < Pages(); ++p) {
     const MaintReq q{MaintOp::kProgramPage, plane, block, p, 0};
     e = m.Request(q, true);
-    for (uint32_t l = 0; e.empty() && l < Lines(); ++l)
+    for (uint32_t l = 0; e.empty() && l < Lines(); ++l) {
       e = m.WriteBeat(m.LineData(plane, block, p, l), m.Poisoned(plane, block, p, l));
+    }
     if (e.empty()) e = m.Response(Answer(q, MaintStatus::kOk));
   }
   if (e.empty()) e = m.CounterReset(plane, block);
@@ -98,8 +99,8 @@ TEST_CASE("inplace_model: an ideal die refreshes the due blocks in scan order",
   CHECK(m.order() == Blocks{{2, 4}, {3, 0}, {0, 1}});
   const flint::model::InplaceCounts& c = m.counts();
   CHECK(c.refreshed == 3);
-  CHECK(c.read_out == 3 * Pages());
-  CHECK(c.programmed == 3 * Pages());
+  CHECK(c.read_out == 3 * uint64_t{Pages()});
+  CHECK(c.programmed == 3 * uint64_t{Pages()});
   CHECK(c.erased == 3);
   CHECK(c.poisoned == 1);
   CHECK(c.due == 3);
@@ -149,8 +150,9 @@ TEST_CASE("inplace_model: broken rules are refused by name", "[refresh][inplace_
     for (uint32_t p = 0; p < Pages(); ++p) {
       const MaintReq q{MaintOp::kReadPage, 0, 0, p, 0};
       REQUIRE(m.Request(q, true) == "");
-      for (uint32_t l = 0; l < Lines(); ++l)
+      for (uint32_t l = 0; l < Lines(); ++l) {
         REQUIRE(m.ReadLine(l, m.LineData(0, 0, p, l), Status::kOk) == "");
+      }
       REQUIRE(m.Response(Answer(q, MaintStatus::kOk)) == "");
     }
     CHECK_THAT(m.Request({MaintOp::kProgramPage, 0, 0, 0, 0}, true),
@@ -170,8 +172,9 @@ TEST_CASE("inplace_model: broken rules are refused by name", "[refresh][inplace_
     for (uint32_t p = 0; p < Pages(); ++p) {
       const MaintReq q{MaintOp::kReadPage, 0, 3, p, 0};
       REQUIRE(m.Request(q, true) == "");
-      for (uint32_t l = 0; l < Lines(); ++l)
+      for (uint32_t l = 0; l < Lines(); ++l) {
         REQUIRE(m.ReadLine(l, m.LineData(0, 3, p, l), Status::kOk) == "");
+      }
       REQUIRE(m.Response(Answer(q, MaintStatus::kOk)) == "");
     }
     const MaintReq er{MaintOp::kEraseBlock, 0, 3, 0, 0};

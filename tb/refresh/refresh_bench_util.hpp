@@ -74,8 +74,9 @@ class BenchRun {
   bool RunUntil(Pred done, uint64_t max_cycles, const std::string& what) {
     const uint64_t stop = Self().cycle() + max_cycles;
     while (!done() && error_.empty() && Self().cycle() < stop) Self().Step();
-    if (error_.empty() && !done())
+    if (error_.empty() && !done()) {
       Fail("not " + what + " after " + std::to_string(max_cycles) + " cycles");
+    }
     return error_.empty();
   }
   void Run(uint64_t cycles) {

@@ -88,8 +88,9 @@ class RefreshDieBench : public BenchRun<RefreshDieBench<Dut>> {
     die_.SetSpareFn(model::SecdedEncode);
     // The load: logical block b of logical plane lp on physical (lp, b), the table's identity.
     for (uint32_t lp = 0; lp < cfg_.planes; ++lp) {
-      for (uint32_t b = 0; b < live_; ++b)
+      for (uint32_t b = 0; b < live_; ++b) {
         PreloadBlock(die_, cfg_, lp, b, [&](uint32_t p) { return Content(lp, b, p); });
+      }
     }
     auto& d = h_.dut();
     d.rst_ni = 1;
