@@ -44,10 +44,10 @@ MaintRsp Answer(const MaintReq& q, MaintStatus st) {
   return r;
 }
 
-// An ideal die's refresh of one block, as the documents tell it; the first divergence or "".
-// `during` runs once the block's refresh has started; `swap` exchanges the first two pages of the
-// read-out (a broken die).
-std::string Refresh(InplaceModel& m, uint32_t plane, uint32_t block,
+// An ideal die's park and read-out of one block, as the documents tell them; the first divergence
+// or "". `during` runs once the first page is read; `swap` exchanges the first two pages (a broken
+// die).
+std::string ReadOut(InplaceModel& m, uint32_t plane, uint32_t block,
                     const std::function<void()>& during = {}, bool swap = false) {
   std::string e = m.Park(true);
   for (uint32_t i = 0; e.empty() && i < Pages(); ++i) {
@@ -63,6 +63,14 @@ std::string Refresh(InplaceModel& m, uint32_t plane, uint32_t block,
     if (e.empty()) e = m.Response(Answer(q, worst));
     if (i == 0 && during) during();
   }
+  return e;
+}
+
+// An ideal die's refresh of one block: the read-out above, the erase, the program back, the count
+// reset, the park released.
+std::string Refresh(InplaceModel& m, uint32_t plane, uint32_t block,
+                    const std::function<void()>& during = {}, bool swap = false) {
+  std::string e = ReadOut(m, plane, block, during, swap);
   const MaintReq er{MaintOp::kEraseBlock, plane, block, 0, 0};
   if (e.empty()) e = m.Request(er, true);
   if (e.empty()) e = m.Response(Answer(er, MaintStatus::kOk));
@@ -146,15 +154,7 @@ TEST_CASE("inplace_model: broken rules are refused by name", "[refresh][inplace_
   SECTION("a program before the erase, a beat that is not the line read") {
     InplaceModel m = Make();
     m.Due(0, 0);
-    REQUIRE(m.Park(true) == "");
-    for (uint32_t p = 0; p < Pages(); ++p) {
-      const MaintReq q{MaintOp::kReadPage, 0, 0, p, 0};
-      REQUIRE(m.Request(q, true) == "");
-      for (uint32_t l = 0; l < Lines(); ++l) {
-        REQUIRE(m.ReadLine(l, m.LineData(0, 0, p, l), Status::kOk) == "");
-      }
-      REQUIRE(m.Response(Answer(q, MaintStatus::kOk)) == "");
-    }
+    REQUIRE(ReadOut(m, 0, 0) == "");
     CHECK_THAT(m.Request({MaintOp::kProgramPage, 0, 0, 0, 0}, true),
                Catch::Contains("expected EraseBlock"));
     const MaintReq er{MaintOp::kEraseBlock, 0, 0, 0, 0};
@@ -168,15 +168,7 @@ TEST_CASE("inplace_model: broken rules are refused by name", "[refresh][inplace_
     InplaceModel m = Make();
     m.Due(0, 3);
     m.FailErase(0, 3);
-    REQUIRE(m.Park(true) == "");
-    for (uint32_t p = 0; p < Pages(); ++p) {
-      const MaintReq q{MaintOp::kReadPage, 0, 3, p, 0};
-      REQUIRE(m.Request(q, true) == "");
-      for (uint32_t l = 0; l < Lines(); ++l) {
-        REQUIRE(m.ReadLine(l, m.LineData(0, 3, p, l), Status::kOk) == "");
-      }
-      REQUIRE(m.Response(Answer(q, MaintStatus::kOk)) == "");
-    }
+    REQUIRE(ReadOut(m, 0, 3) == "");
     const MaintReq er{MaintOp::kEraseBlock, 0, 3, 0, 0};
     REQUIRE(m.Request(er, true) == "");
     CHECK_THAT(m.Response(Answer(er, MaintStatus::kOk)), Catch::Contains("expected 4"));
