@@ -17,6 +17,17 @@ inline constexpr unsigned kStatusWidth = 3;
 
 std::string_view ToString(Status s);
 
+// Why a refresh die halted (flint_pkg::refresh_err_e; its err_code_o, RefreshErrNone while err_o
+// is low).
+enum class RefreshErr : uint8_t {
+  kNone = 0,
+  kReloc = 1,    // the relocation table refused a command (in place: the sequencer a read)
+  kProgram = 2,  // a program failed
+  kErase = 3,    // an erase failed
+  kSource = 4,   // the source plane is not one whole logical plane
+  kNoSpare = 5,  // no free block on the phantom plane
+};
+
 // The NAND maintenance sequencer's transactions (flint_pkg::maint_op_e, maint_status_e,
 // maint_req_t, maint_rsp_t; rtl/nand/flint_maint_seq.sv, docs/nand_seq.md). Pack() / Unpack()
 // put the first SV field at the MSB, as a packed struct does.

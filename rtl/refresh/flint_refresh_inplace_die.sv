@@ -11,7 +11,8 @@
 // Pages (the sequencer encodes the lines again, a poisoned one so it stays uncorrectable). One
 // transaction at a time; this die holds its own park around the whole block (the block must not
 // be served meanwhile), the sequencer's park of each read sits inside it. A failed erase or
-// program (its answer's status) halts the die with its error code.
+// program (its answer's status) halts the die with its error code, in the answer's cycle: nothing
+// more goes to the sequencer or the counters.
 //
 // The two baselines differ only in when blocks come due, which the read counters decide
 // (flint_top sets their StaggerBits by the mode): aligned trip points (in-place burst: every
@@ -188,7 +189,9 @@ module flint_refresh_inplace_die #(
       IpCount: if (cc_rsp_valid_i) st_d = IpScan;
       default: ;
     endcase
-    if (err_q) st_d = IpHalt;
+    // A failed answer halts at once: the state after it would offer the next request (or the count
+    // reset) in the cycle before err_q is seen.
+    if (err_q || (rsp_go && rsp_fail)) st_d = IpHalt;
     if (!enable_i) st_d = IpOff;
   end
   assign cc_valid_o = st_q == IpCount && !cc_wait_q;
@@ -325,9 +328,11 @@ module flint_refresh_inplace_die #(
   `FLINT_ASSERT_IMPLY(ProgramAfterErase, mreq_valid_o && mreq_o.op == flint_pkg::MaintProgramPage,
                       er_q != '0)
   `FLINT_ASSERT(PendingCount, 32'(pend_cnt_q) <= PhysPl * Blocks)
+  // Halted: nothing more to the sequencer or the counters.
+  `FLINT_ASSERT_IMPLY(NothingAfterHalt, err_q, !mreq_valid_o && !mwr_valid_o && !cc_valid_o)
 
   // Functional cover points: each phase of an in-place refresh, a queue of due blocks, a line
-  // that could not be corrected, the limit alarm.
+  // that could not be corrected, the limit alarm, the halt.
   `FLINT_COVER(c_ip_park, st_q == IpPark)
   `FLINT_COVER(c_ip_read_out, rd_go)
   `FLINT_COVER(c_ip_erase, st_q == IpErRsp)
@@ -336,5 +341,6 @@ module flint_refresh_inplace_die #(
   `FLINT_COVER(c_ip_pending_many, pend_cnt_q > 32'd1)
   `FLINT_COVER(c_ip_poisoned_line, rd_go && line_bad)
   `FLINT_COVER(c_ip_limit_event, evt_valid_i && evt_limit_i)
+  `FLINT_COVER(c_ip_halt, st_q == IpHalt)
 endmodule
 `default_nettype wire

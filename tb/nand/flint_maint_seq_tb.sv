@@ -1,6 +1,9 @@
 // Test wrapper: the maintenance sequencer of one die behind that die's flint_die_port, as
 // flint_top wires them (the port's read side idle: no BBC here), so the bench attaches the NAND
 // die model to the same maintenance port (nand_m_*, din, data-out returns) flint_top has.
+// test_maint_seq Verilates it as its top; the benches of the sequencer's clients
+// (tb/refresh/flint_refresh_die_tb.sv, tb/refresh/flint_refresh_inplace_die_tb.sv) instantiate it
+// under their client, so the die side is wired once.
 `default_nettype none
 module flint_maint_seq_tb #(
   parameter int unsigned OutDepth = 2,

@@ -143,13 +143,8 @@ module flint_refresh_die_tb #(
     .retired_prog_o, .retired_erase_o, .alarm_o(unused_alarm), .err_o, .err_code_o);
   assign park_o = rf_park || sq_park;
 
-  logic m_valid, m_ready, m_dout;
-  logic [CmdW-1:0] m_op;
-  logic [PPlBits-1:0] m_plane;
-  logic [BlockBits-1:0] m_block;
-  logic [PageBits-1:0] m_page;
-  logic [LineBits-1:0] m_line;
-  flint_maint_seq u_seq (
+  // The sequencer behind its die port, as test_maint_seq runs it (tb/nand/flint_maint_seq_tb.sv).
+  flint_maint_seq_tb u_maint (
     .clk_i, .rst_ni,
     .req_valid_i(mreq_valid), .req_ready_o(mreq_ready), .req_i(mreq),
     .wr_valid_i(mwr_valid), .wr_ready_o(mwr_ready), .wr_data_i(mwr_data),
@@ -158,45 +153,10 @@ module flint_refresh_die_tb #(
     .rd_status_o(mrd_status), .rd_line_o(mrd_line), .rd_last_o(mrd_last),
     .rsp_valid_o(mrsp_valid), .rsp_ready_i(mrsp_ready), .rsp_o(mrsp),
     .park_o(sq_park), .parked_i,
-    .plane_idle_i (die_plane_idle_i),
-    .plane_cache_i(die_plane_cache_i),
-    .plane_fail_i (die_plane_fail_i),
-    .io_ready_i   (die_io_ready_i),
-    .m_valid_o    (m_valid),
-    .m_ready_i    (m_ready),
-    .m_op_o       (m_op),
-    .m_plane_o    (m_plane),
-    .m_block_o    (m_block),
-    .m_page_o     (m_page),
-    .m_line_o     (m_line),
-    .din_valid_o  (nand_din_valid_o),
-    .din_data_o   (nand_din_data_o),
-    .dout_valid_i (m_dout),
-    .dout_data_i  (die_data_i)
-  );
-  logic unused_s_data;
-  flint_die_port u_port (
-    .clk_i, .rst_ni,
-    .s_valid_i       (1'b0),
-    .s_op_i          ('0),
-    .s_data_valid_o  (unused_s_data),
-    .m_valid_i       (m_valid),
-    .m_ready_o       (m_ready),
-    .m_op_i          (m_op),
-    .m_plane_i       (m_plane),
-    .m_block_i       (m_block),
-    .m_page_i        (m_page),
-    .m_line_i        (m_line),
-    .m_data_valid_o  (m_dout),
-    .nand_m_valid_o,
-    .nand_m_op_o,
-    .nand_m_plane_o,
-    .nand_m_block_o,
-    .nand_m_page_o,
-    .nand_m_offset_o,
-    .nand_m_nbytes_o,
-    .die_data_valid_i
-  );
+    .die_plane_idle_i, .die_plane_cache_i, .die_plane_fail_i, .die_io_ready_i,
+    .nand_m_valid_o, .nand_m_op_o, .nand_m_plane_o, .nand_m_block_o, .nand_m_page_o,
+    .nand_m_offset_o, .nand_m_nbytes_o, .nand_din_valid_o, .nand_din_data_o,
+    .die_data_valid_i, .die_data_i);
   logic unused_tb;
   assign unused_tb = ^{unused_rc_rsp_ready, unused_evt_ready, unused_sn_valid, unused_alarm, unused_sn_plane,
                        unused_sn_block, unused_poisoned, unused_limit};

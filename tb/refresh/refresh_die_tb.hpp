@@ -42,6 +42,7 @@
 #include "model/refresh/refresh_model.hpp"
 #include "tb/common/harness.hpp"
 #include "tb/common/ports.hpp"
+#include "tb/refresh/refresh_bench_util.hpp"
 #include "verif/nand_port.hpp"
 
 namespace flint::tb {
@@ -66,16 +67,19 @@ struct RefreshStim {
 };
 
 template <class Dut>
-class RefreshDieBench {
+class RefreshDieBench : public BenchRun<RefreshDieBench<Dut>> {
+  using Base = BenchRun<RefreshDieBench<Dut>>;
+  using Base::Check, Base::error_, Base::Fail;
+
  public:
-  // The NAND die erases in `t_erase_cycles` (the controller only sees plane busy/idle): small's 48
-  // 000 cycles a block would make a rotation mostly waiting.
+  // The NAND die erases in `t_erase_cycles` (refresh_bench_util.hpp).
   RefreshDieBench(const Config& cfg, uint32_t seed, uint32_t live_blocks,
                   uint64_t t_erase_cycles = 4000)
       : cfg_(cfg),
-        die_cfg_(DieConfig(cfg, t_erase_cycles)),
+        die_cfg_(WithEraseCycles(cfg, t_erase_cycles)),
         h_(seed, "refresh_die"),
-        die_(die_cfg_, 0, seed, NandOpts()),
+        die_(die_cfg_, 0, seed, RefreshNandOptions()),
+        port_(die_cfg_, die_),
         rng_(seed),
         live_(live_blocks),
         content_seed_(model::Mix64(seed ^ 0xc0ffeeULL)),
@@ -85,15 +89,7 @@ class RefreshDieBench {
     // The load: logical block b of logical plane lp on physical (lp, b), the table's identity.
     for (uint32_t lp = 0; lp < cfg_.planes; ++lp) {
       for (uint32_t b = 0; b < live_; ++b) {
-        std::vector<model::PageImage> pages;
-        for (uint32_t p = 0; p < cfg_.pages; ++p) {
-          model::PageImage img;
-          img.kind = model::ContentKind::kBytes;
-          img.bytes = std::make_shared<const std::vector<uint8_t>>(
-              model::ImageFromData(Content(lp, b, p), model::SecdedEncode));
-          pages.push_back(img);
-        }
-        die_.Preload(lp, b, true, pages, 0);
+        PreloadBlock(die_, cfg_, lp, b, [&](uint32_t p) { return Content(lp, b, p); });
       }
     }
     auto& d = h_.dut();
@@ -124,7 +120,6 @@ class RefreshDieBench {
   std::mt19937& rng() { return rng_; }
   uint64_t cycle() const { return h_.cycle(); }
   bool RtlFailed() const { return h_.Failed(); }
-  const std::string& Error() const { return error_; }
   bool Ok() const { return error_.empty() && !h_.Failed(); }
   uint64_t rc_cmds() const { return rc_cmds_; }
   uint64_t cc_cmds() const { return cc_cmds_; }
@@ -138,13 +133,7 @@ class RefreshDieBench {
 
   // Logical page content: page_bytes of a hash of (lplane, lblock, page).
   std::vector<uint8_t> Content(uint32_t lp, uint32_t b, uint32_t p) const {
-    std::vector<uint8_t> out(cfg_.page_bytes);
-    const uint64_t key = content_seed_ ^ (uint64_t{lp} << 48) ^ (uint64_t{b} << 24) ^ p;
-    for (size_t w = 0; w < out.size() / 8; ++w) {
-      const uint64_t v = model::Mix64(key + w * 0x9e37ULL);
-      for (size_t k = 0; k < 8; ++k) out[8 * w + k] = static_cast<uint8_t>(v >> (8 * k));
-    }
-    return out;
+    return HashedPage(cfg_.page_bytes, content_seed_, lp, b, p);
   }
 
   // A due (or limit) trip event on a physical plane, driven at the next cycle the rotation is past
@@ -161,21 +150,9 @@ class RefreshDieBench {
   // The `nth` erase (from 0) of rotation `rotation` fails.
   void FailErase(uint64_t rotation, uint32_t nth) { erase_faults_.push_back({rotation, nth}); }
 
-  // Runs until `done()` holds, the first divergence, or `max_cycles` (an error).
-  template <class Pred>
-  bool RunUntil(Pred done, uint64_t max_cycles, const std::string& what) {
-    const uint64_t stop = h_.cycle() + max_cycles;
-    while (!done() && error_.empty() && h_.cycle() < stop) Step();
-    if (error_.empty() && !done())
-      Fail("not " + what + " after " + std::to_string(max_cycles) + " cycles");
-    return error_.empty();
-  }
-  void Run(uint64_t cycles) {
-    for (uint64_t i = 0; i < cycles && error_.empty(); ++i) Step();
-  }
   bool RunRotations(uint64_t n, uint64_t max_cycles) {
-    return RunUntil([&] { return dut().rotations_o >= n || model_.halted(); }, max_cycles,
-                    std::to_string(n) + " rotations");
+    return this->RunUntil([&] { return dut().rotations_o >= n || model_.halted(); }, max_cycles,
+                          std::to_string(n) + " rotations");
   }
 
   // Every live logical page, where the table maps it, holds the load's data.
@@ -265,73 +242,26 @@ class RefreshDieBench {
     model::RelocResult rsp;
   };
 
-  static Config DieConfig(const Config& cfg, uint64_t t_erase) {
-    Config c = cfg;
-    c.t_erase_cycles = t_erase;
-    return c;
-  }
-  static model::NandOptions NandOpts() {
-    model::NandOptions o;
-    o.reliability.base_rber = 0;  // exact images: the data check is exact
-    o.reliability.rber_at_limit = 0;
-    o.program_data_in_on_io = false;  // the phantom's write path (docs/nand_model.md)
-    return o;
-  }
-
-  void Fail(const std::string& what) {
-    if (!error_.empty()) return;
-    std::ostringstream os;
-    os << "cycle " << h_.cycle() << ": " << what;
-    error_ = os.str();
-  }
-  void Check(const std::string& err) {
-    if (!err.empty()) Fail(err);
-  }
-
   // --- the die ---------------------------------------------------------------------------
-  void DriveDie() {
-    auto& d = h_.dut();
-    const uint64_t t = h_.cycle();
-    flint::verif::DriveDieReadiness(d, die_, 0, static_cast<uint32_t>(cfg_.phys_planes), t);
-    const bool data = dout_ && dout_->first <= t;
-    d.die_data_valid_i = data;
-    if (data) PutBytes(d.die_data_i, 0, dout_->second);
-  }
+  void DriveDie() { port_.Drive(h_.dut(), h_.cycle()); }
 
   void ApplyNand() {
     auto& d = h_.dut();
     const uint64_t t = h_.cycle();
-    if (dout_ && d.die_data_valid_i) dout_.reset();
-    if (d.nand_din_valid_o) {
-      const std::vector<uint8_t> beat =
-          GetBytes(d.nand_din_data_o, 0, static_cast<uint32_t>(cfg_.cl_image_bytes));
-      din_.insert(din_.end(), beat.begin(), beat.end());
-    }
-    if (!d.nand_m_valid_o) return;
-    ++nand_cmds_;
-    const auto op = static_cast<model::NandCmd>(d.nand_m_op_o);
-    const uint32_t plane = d.nand_m_plane_o, block = d.nand_m_block_o, page = d.nand_m_page_o;
+    if (d.nand_m_valid_o) ++nand_cmds_;
     try {
-      switch (op) {
+      std::optional<typename verif::MaintPortDie<Dut>::Cmd> cmd = port_.Sample(d, t);
+      if (!cmd) return;
+      const uint32_t plane = cmd->plane, block = cmd->block, page = cmd->page;
+      switch (cmd->op) {
         case model::NandCmd::kRead:
           if (!d.parked_i) Fail("a scrub read while the controller is not parked");
           ++scrub_reads_;
           Check(model_.ScrubRead(plane, block, page));
           die_.Read({{plane, block}}, page, t);
           break;
-        case model::NandCmd::kCacheEnd:
-          die_.CacheEnd({plane}, t);
-          break;
-        case model::NandCmd::kDataOut: {
-          const uint32_t off = d.nand_m_offset_o, n = d.nand_m_nbytes_o;
-          std::vector<uint8_t> img(n);
-          const uint64_t free_at = die_.DataOut(plane, off, n, t, img.data());
-          dout_ = std::make_pair(std::max(free_at, t + 1), img);
-          break;
-        }
         case model::NandCmd::kProgram: {
-          std::vector<uint8_t> image;
-          image.swap(din_);
+          const std::vector<uint8_t>& image = cmd->image;
           if (image.size() != cfg_.page_image_bytes) {
             Fail("a program with " + std::to_string(image.size()) + " image bytes");
             break;
@@ -359,7 +289,7 @@ class RefreshDieBench {
           break;
         }
         default:
-          Fail("opcode " + std::to_string(static_cast<int>(op)) + " on the maintenance port");
+          Fail("opcode " + std::to_string(static_cast<int>(cmd->op)) + " on the maintenance port");
       }
     } catch (const std::exception& e) {
       Fail(std::string("the die refused: ") + e.what());
@@ -539,6 +469,7 @@ class RefreshDieBench {
   Config die_cfg_;
   Harness<Dut> h_;
   model::NandDie die_;
+  verif::MaintPortDie<Dut> port_;
   std::mt19937 rng_;
   uint32_t live_;
   uint64_t content_seed_;
@@ -561,15 +492,11 @@ class RefreshDieBench {
   std::vector<EraseFault> erase_faults_;
   uint64_t erase_rotation_ = ~uint64_t{0};
   uint32_t erase_nth_ = 0;
-  // die
-  std::vector<uint8_t> din_;
-  std::optional<std::pair<uint64_t, std::vector<uint8_t>>> dout_;
   // statistics
   uint64_t rc_cmds_ = 0, cc_cmds_ = 0, nand_cmds_ = 0, scrub_reads_ = 0, park_cycles_ = 0;
   uint64_t bursts_ = 0, events_ = 0;
   uint32_t last_rotations_ = 0;
   std::vector<uint64_t> rotation_ends_;
-  std::string error_;
 };
 
 }  // namespace flint::tb

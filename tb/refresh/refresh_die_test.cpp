@@ -21,6 +21,7 @@
 #include "model/ftl/ftl_types.hpp"
 #include "tb/common/seed.hpp"
 #include "tb/refresh/refresh_die_tb.hpp"
+#include "tb/refresh/refresh_test.hpp"
 
 namespace {
 
@@ -28,22 +29,7 @@ using Bench = flint::tb::RefreshDieBench<Vrefresh_die_m0>;
 const flint::Config& Small() { return flint::kSmallConfig; }
 constexpr uint32_t kNoSpare = 5;  // flint_pkg::RefreshErrNoSpare
 
-// Runs the bench until `run` (a RunUntil / RunRotations call) returns, the first divergence shown
-// if it fails.
-#define REQUIRE_RUN(b, run) \
-  do {                      \
-    const bool ok_ = (run); \
-    INFO((b).Error());      \
-    REQUIRE(ok_);           \
-  } while (0)
-
-// The end of every test: no divergence, no RTL assertion.
-template <class B>
-void Finish(B& b) {
-  INFO(b.Error());
-  CHECK(b.Error().empty());
-  CHECK_FALSE(b.RtlFailed());
-}
+using flint::tb::FinishBench;
 
 }  // namespace
 
@@ -64,7 +50,7 @@ TEST_CASE("refresh_die: a rotation by the scrubber alone against the model",
   CHECK(b.model().sources() == std::vector<uint32_t>{0, 1});
   CHECK(d.phantom_o == 1);
   CHECK(b.ReadBack().empty());
-  Finish(b);
+  FinishBench(b);
 }
 
 TEST_CASE("refresh_die: rotations with forks from foreground reads",
@@ -83,7 +69,7 @@ TEST_CASE("refresh_die: rotations with forks from foreground reads",
   CHECK(d.forked_o + d.scrubbed_o >= 3 * live * cfg.pages);
   CHECK(b.model().sources() == std::vector<uint32_t>{0, 1, 2});
   CHECK(b.ReadBack().empty());
-  Finish(b);
+  FinishBench(b);
 }
 
 TEST_CASE("refresh_die: a due event steers the next source (the hot-block path)",
@@ -106,7 +92,7 @@ TEST_CASE("refresh_die: a due event steers the next source (the hot-block path)"
   REQUIRE_RUN(b, b.RunRotations(3, 400000));
   CHECK(b.model().sources() == std::vector<uint32_t>{0, 3, 4});
   CHECK(b.ReadBack().empty());
-  Finish(b);
+  FinishBench(b);
 }
 
 TEST_CASE(
@@ -131,7 +117,7 @@ TEST_CASE(
   CHECK(b.model().commits() == cfg.blocks - 1);              // every block but the last empty one
   b.CheckCounters();
   CHECK(b.ReadBack().empty());
-  Finish(b);
+  FinishBench(b);
 }
 
 TEST_CASE(
@@ -157,7 +143,7 @@ TEST_CASE(
   CHECK(d.rotations_o == 1);
   b.CheckCounters();
   CHECK(b.ReadBack().empty());
-  Finish(b);
+  FinishBench(b);
 }
 
 TEST_CASE(
@@ -179,7 +165,7 @@ TEST_CASE(
   CHECK(d.rotations_o == 0);
   b.CheckCounters();
   CHECK(b.ReadBack().empty());  // every block still read from S
-  Finish(b);
+  FinishBench(b);
 }
 
 TEST_CASE("refresh_die: a load with no live block still rotates with commits only and no erase",
@@ -195,7 +181,7 @@ TEST_CASE("refresh_die: a load with no live block still rotates with commits onl
   CHECK(d.erased_o == 0);
   CHECK(b.model().commits() == 2 * cfg.blocks);
   CHECK(b.model().sources() == std::vector<uint32_t>{0, 1});
-  Finish(b);
+  FinishBench(b);
 }
 
 TEST_CASE("refresh_die: Mode 2 (no refresh) does nothing", "[refresh][refresh_die][directed]") {
@@ -236,7 +222,7 @@ TEST_CASE("refresh_die: the stealing scrubber copies under back-to-back reads th
   CHECK(d.scrubbed_o > 0);
   CHECK(d.forked_o + d.scrubbed_o >= 2 * live * cfg.pages);
   CHECK(b.ReadBack().empty());
-  Finish(b);
+  FinishBench(b);
 }
 
 namespace {
@@ -311,7 +297,7 @@ void RandomRotations(const char* variant) {
     b.CheckCounters();
     CHECK(b.ReadBack().empty());
   }
-  Finish(b);
+  FinishBench(b);
 }
 
 }  // namespace
@@ -384,5 +370,5 @@ TEST_CASE("refresh_die: soak of many rotations against the model", "[.soak][refr
   CHECK(d.rotations_o >= target);
   CHECK_FALSE(b.model().halted());
   CHECK(d.err_o == 0);
-  Finish(b);
+  FinishBench(b);
 }
