@@ -199,7 +199,8 @@ class Cli {
     std::ostringstream o;
     o << "usage: " << tool_ << " " << synopsis_ << "\n";
     if (!about_.empty()) o << "\n" << about_ << (about_.back() == '\n' ? "" : "\n");
-    o << "\noptions:\n";
+    // A table that starts with a section has its own headings.
+    o << (!rows_.empty() && rows_.front().name.empty() ? "\n" : "\noptions:\n");
     for (const Row& r : rows_) {
       if (r.name.empty()) {
         o << r.help << "\n";
