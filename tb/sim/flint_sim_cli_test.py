@@ -202,15 +202,21 @@ with tempfile.TemporaryDirectory() as d:
                          "--slots", "0"), "1..1024"),
                        (("--trace", str(good), "--engine", "h3", "--hints",
                          str(d / "missing.hints")), "missing.hints"),
-                       (("--trace", str(good), "--engine", "x"), "unknown engine"),
+                       (("--trace", str(good), "--engine", "x"), "--engine takes model, h3 or rtl, not 'x'"),
                        (("--trace", str(good), "--config", "huge"), "no config named"),
                        (("--trace", str(good), "--policy", "lifo"), "unknown policy"),
-                       (("--trace", str(good), "--crq", "0"), "N > 0"),
-                       (("--trace", str(good), "--seed", "x"), "decimal count"),
-                       (("--trace", str(good), "--frobnicate"), "unknown argument"),
+                       (("--trace", str(good), "--crq", "0"), "--crq must be at least 1"),
+                       (("--trace", str(good), "--seed", "x"), "--seed needs a decimal number, not 'x'"),
+                       (("--trace", str(good), "--frobnicate"), "unknown option '--frobnicate'"),
                        (("--trace", str(d / "missing.trace"),), "missing.trace")]:
         rc, out = run(*args)
         expect(f"refuses {args}", rc != 0 and text in out, out)
+        # An argument refused is exit 2; a file that cannot be read (named above) exit 1.
+        if not text.startswith("missing."):
+            expect(f"refuses {args} with exit 2", rc == 2, (rc, out))
+    # Without a value, a flag is refused by name.
+    rc, out = run("--trace", str(good), "--report")
+    expect("a flag without its value", rc == 2 and "--report needs a value" in out, (rc, out))
 
 print(f"flint-sim cli: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
