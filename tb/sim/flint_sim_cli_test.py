@@ -54,6 +54,13 @@ with tempfile.TemporaryDirectory() as d:
         expect("policy named", r["policy"] == policy, r)
         expect("utilization in (0, 1]", 0 < r["channel_utilization"] <= 1, r)
 
+    # A value may follow its flag after '=' too.
+    rc, out = run("--trace", str(good), "--report=" + str(report), "--seed=9", "--policy=fcfs")
+    r = json.loads(report.read_text())
+    expect("--flag=value", rc == 0 and r["seed"] == 9 and r["policy"] == "fcfs", (out, r))
+    rc, out = run("--trace", str(good), "--timing-only=yes")
+    expect("a switch takes no value", rc == 2 and "--timing-only takes no value" in out, out)
+
     # A decode step from the workload generator runs through too.
     wl = d / "wl.trace"
     subprocess.run([GEN, "--model", "tiny-small", "--config", "small", "--batch", "4",
