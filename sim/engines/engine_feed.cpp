@@ -37,4 +37,30 @@ void EngineFeed::Deliver(const model::BbcResponse& r) {
   sm_of_.erase(it);
 }
 
+DecodeStream::DecodeStream(DecodeGenerator& gen, Hints hints)
+    : gen_(gen), feed_(gen), kind_(hints), closed_(gen.options().loop == WorkLoop::kClosed) {
+  options_.oracle = hints == Hints::kOracle;
+  if (kind_ != Hints::kNone && !closed_) hints_ = MakeH3Hints(gen_, options_);
+}
+
+void DecodeStream::Start(uint64_t cycle) {
+  start_ = cycle;
+  feed_.set_service_start(cycle);
+  if (kind_ != Hints::kNone && closed_) closed_hints_.emplace(gen_, options_, cycle);
+}
+
+model::H3Model::HintReply DecodeStream::AskHint(uint64_t now) {
+  if (closed_hints_) return closed_hints_->Ask(now);
+  model::H3Model::HintReply r;
+  if (next_ == hints_.size()) return r;
+  r.kind = model::H3Model::HintReply::Kind::kHint;
+  r.hint = hints_[next_++];
+  r.hint.cycle += start_;
+  return r;
+}
+
+size_t DecodeStream::hint_count() const {
+  return closed_hints_ ? closed_hints_->size() : hints_.size();
+}
+
 }  // namespace flint::sim

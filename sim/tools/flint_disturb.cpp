@@ -16,28 +16,13 @@
 
 namespace {
 
-const flint::cli::Cli kCli("flint-disturb");
 using flint::cli::Fmt;
-
 using flint::model::BurstPlacement;
 
-constexpr const char* kUsage = R"(usage: flint-disturb [options]
-
-Senses per block per decode step on one HBF stack, when every burst a step needs is sensed once,
-for the linear and the interleaved burst placement; time for the hottest block to reach the
-disturb limit at the full channel rate, against one phantom-plane rotation pass.
-
-options:
-  --config CFG     small | medium | paper (default paper)
-  --models A,B     models of sim/workload/models.toml (default: the six public ones)
-  --batches 1,16   batch sizes (default 1,16)
-  --steps N        decode steps per run (default 32)
-  --skew s         Zipf exponent of expert popularity (default 0.5)
-  --seed S         routing seed (default 1)
-  --out FILE       write the Markdown report to FILE (default: stdout)
-  --help           this text
-)";
-
+constexpr const char* kAbout =
+    "Senses per block per decode step on one HBF stack, when every burst a step needs is sensed\n"
+    "once, for the linear and the interleaved burst placement; time for the hottest block to\n"
+    "reach the disturb limit at the full channel rate, against one phantom-plane rotation pass.";
 
 }  // namespace
 
@@ -47,40 +32,29 @@ int main(int argc, char** argv) {
   std::vector<uint64_t> batches = {1, 16};
   uint64_t steps = 32, seed = 1;
   double skew = 0.5;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) kCli.Fail(a + " needs a value");
-      return argv[++i];
-    };
-    if (a == "--help" || a == "-h") {
-      std::cout << kUsage;
-      return 0;
-    } else if (a == "--config") {
-      config = value();
-    } else if (a == "--models") {
-      models = kCli.List(a, value());
-    } else if (a == "--batches") {
-      batches.clear();
-      for (const std::string& b : kCli.List(a, value())) batches.push_back(kCli.U64(a, b));
-    } else if (a == "--steps") {
-      steps = kCli.U64(a, value());
-      if (steps == 0) kCli.Fail("--steps must be at least 1");
-    } else if (a == "--seed") {
-      seed = kCli.U64(a, value());
-    } else if (a == "--skew") {
-      const std::string v = value();
-      char* end = nullptr;
-      skew = std::strtod(v.c_str(), &end);
-      if (end == v.c_str() || *end != '\0' || !(skew >= 0)) kCli.Fail("--skew needs a number >= 0");
-    } else if (a == "--out") {
-      out_path = value();
-    } else {
-      kCli.Fail("unknown option '" + a + "'");
-    }
-  }
+  flint::cli::Cli cli("flint-disturb", "[options]", kAbout);
+  cli.Text("--config", "CFG", "small | medium | paper", &config)
+      .Value(
+          "--models", "A,B", "models of sim/workload/models.toml",
+          [&](const std::string& v) { models = cli.List("--models", v); },
+          "every model but the tiny-* ones")
+      .Value(
+          "--batches", "1,16", "batch sizes",
+          [&](const std::string& v) {
+            batches.clear();
+            for (const std::string& b : cli.List("--batches", v)) {
+              batches.push_back(cli.U64("--batches", b));
+            }
+          },
+          "1,16")
+      .Count("--steps", "N", "decode steps per run", &steps, 1)
+      .Number("--skew", "s", "Zipf exponent of expert popularity", &skew, 0)
+      .Count("--seed", "S", "routing seed", &seed)
+      .Text("--out", "FILE", "write the Markdown report to FILE", &out_path)
+      .Default("stdout");
+  cli.Parse(argc, argv);
   const flint::Config* cfg = flint::FindConfig(config);
-  if (cfg == nullptr) kCli.Fail("unknown config '" + config + "' (small, medium, paper)");
+  if (cfg == nullptr) cli.Fail("unknown config '" + config + "' (small, medium, paper)");
   if (models.empty()) {
     // The public models; the tiny ones exist for RTL runs at small/medium.
     for (const auto& m : flint::sim::AllModels()) {
@@ -107,7 +81,7 @@ int main(int argc, char** argv) {
   uint64_t done = 0;
   for (const std::string& name : models) {
     const flint::sim::ModelShape* shape = flint::sim::FindModel(name);
-    if (shape == nullptr) kCli.Fail("unknown model '" + name + "'");
+    if (shape == nullptr) cli.Fail("unknown model '" + name + "'");
     for (uint64_t batch : batches) {
       flint::sim::DecodeOptions opt;
       opt.batch = static_cast<uint32_t>(batch);
@@ -135,7 +109,7 @@ int main(int argc, char** argv) {
     std::cout << md.str();
   } else {
     std::ofstream f(out_path);
-    if (!f) kCli.Fail("cannot write '" + out_path + "'");
+    if (!f) cli.Fail("cannot write '" + out_path + "'");
     f << md.str();
     std::cerr << "flint-disturb: wrote " << out_path << "\n";
   }

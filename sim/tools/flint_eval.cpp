@@ -24,8 +24,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
-#include <optional>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -34,8 +33,9 @@
 #include "flint_config.hpp"
 #include "model/bbc/bbc_model.hpp"
 #include "model/h3/h3_model.hpp"
+#include "sim/engines/engine.hpp"
 #include "sim/engines/engine_feed.hpp"
-#include "sim/engines/h3_hints.hpp"
+#include "sim/tools/cli.hpp"
 #include "sim/workload/workload_gen.hpp"
 #include "sim/workload/workload_model.hpp"
 
@@ -43,43 +43,19 @@ namespace {
 
 using flint::model::BbcStats;
 
-const char* const kUsage =
-    "usage: flint-eval --model NAME [--config small|medium|paper] [--batch B]\n"
-    "                  [--tokens T] [--seed S] [--skew s] [--stacks N] [--stack K]\n"
-    "                  [--order tiled|cta] [--cta-lines N] [--tile-lines K] [--sms N]\n"
-    "                  [--jitter J] [--loop open|closed] [--max-outstanding K]\n"
-    "                  [--crq N] [--hold C] [--age-cap C]\n"
-    "                  [--t-read-ns N] [--lanes N] [--engines LIST] [--check-data] [--help]\n"
+constexpr const char* kAbout =
     "One decode workload through FLINT and H3 on the same stream; one JSON line per engine.\n"
-    "  --order tiled|cta  GPU work order: tiled (per-SM tiles, the old order, default) or cta\n"
-    "                     (kernels at data dependencies, CTAs of --cta-lines lines (64) to the\n"
-    "                     SM that frees first); docs/workloads.md\n"
-    "  --loop open|closed open (default): SMs issue at a fixed pace and never wait; closed\n"
-    "                     (--order cta only): an SM holds at most --max-outstanding lines in\n"
-    "                     flight and issues the next when a response frees a slot, and a\n"
-    "                     kernel ends when its last response is in; each engine gets its own\n"
-    "                     stream\n"
-    "  --max-outstanding K  closed loop: lines of the simulated stack one SM may have in\n"
-    "                     flight (default --cta-lines: one thread block's)\n"
-    "  --t-read-ns N      tR in ns instead of the config's (a what-if: docs/evaluation.md)\n"
-    "  --lanes N          D2D lanes of one line a cycle instead of the config's (the die I/O,\n"
-    "                     drain time and burst period follow, as scripts/gen_config.py derives)\n"
-    "  --engines LIST     of flint, fcfs, h3, h3-oracle, h3-1ghz, h3-demand-first, h3-lhb40,\n"
-    "                     h3-legacy (default flint,fcfs,h3,h3-oracle); docs/h3.md\n";
+    "Engines (sim/engines/engine.hpp): flint and fcfs, the BBC model under the most-pending and\n"
+    "the first-come policy; h3, the paper's H3 (2 slots, strict FIFO after the minimum residency,\n"
+    "the 5000-cycle residency read at the GPU's 2.5 GHz, layer-ahead compiler hints); h3-oracle\n"
+    "the same with oracle hints; h3-1ghz the residency read at the base die's 1 GHz;\n"
+    "h3-demand-first demand misses before pending hints; h3-lhb40 H3's own 40 MB LHB (20 slots);\n"
+    "h3-legacy a slot held while requests for it wait, residency at 1 GHz (docs/h3.md).";
 
-int Usage(const std::string& why) {
-  std::fprintf(stderr, "flint-eval: %s\n%s", why.c_str(), kUsage);
-  return 2;
-}
-
-uint64_t Count(const std::string& flag, const char* text) {
-  char* end = nullptr;
-  const unsigned long long v = std::strtoull(text, &end, 10);
-  if (end == text || *end != '\0' || text[0] == '-') {
-    throw std::invalid_argument(flag + " takes a decimal count, not '" + text + "'");
-  }
-  return v;
-}
+// flint-eval's engines (sim/engines/engine.hpp): the BBC model under either policy and H3's
+// variants, each changing one assumption of the paper's H3 (docs/h3.md "Variants").
+const std::vector<std::string> kEngines = {
+    "flint", "fcfs", "h3", "h3-oracle", "h3-1ghz", "h3-demand-first", "h3-lhb40", "h3-legacy"};
 
 std::string Json(const std::string& engine, const flint::Config& c, const BbcStats& s,
                  double wall, const std::string& extra) {
@@ -109,104 +85,83 @@ std::string Json(const std::string& engine, const flint::Config& c, const BbcSta
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string model_name, config_name = "paper", engines = "flint,fcfs,h3,h3-oracle";
+  std::string model_name, config_name = "paper", order = "tiled", loop = "open";
+  std::vector<std::string> list = {"flint", "fcfs", "h3", "h3-oracle"};
   flint::sim::DecodeOptions dopt;
   bool check_data = false;
   uint64_t crq = 0, hold = 0, age_cap = 0;  // BBC options (0: the model's defaults)
-  uint64_t t_read_ns = 0, lanes = 0;          // what-if overrides of the config (0: as is)
-  try {
-    for (int i = 1; i < argc; ++i) {
-      const std::string a = argv[i];
-      auto value = [&]() -> const char* {
-        if (i + 1 >= argc) throw std::invalid_argument(a + " needs a value");
-        return argv[++i];
-      };
-      if (a == "--help" || a == "-h") {
-        std::fputs(kUsage, stdout);
-        return 0;
-      } else if (a == "--order") {
-        const std::string v = value();
-        if (v == "tiled") {
-          dopt.order = flint::sim::WorkOrder::kTiled;
-        } else if (v == "cta") {
-          dopt.order = flint::sim::WorkOrder::kCta;
-        } else {
-          throw std::invalid_argument("--order takes tiled or cta, not '" + v + "'");
-        }
-      } else if (a == "--loop") {
-        const std::string v = value();
-        if (v == "open") {
-          dopt.loop = flint::sim::WorkLoop::kOpen;
-        } else if (v == "closed") {
-          dopt.loop = flint::sim::WorkLoop::kClosed;
-        } else {
-          throw std::invalid_argument("--loop takes open or closed, not '" + v + "'");
-        }
-      } else if (a == "--max-outstanding") {
-        dopt.max_outstanding = Count(a, value());
-        if (dopt.max_outstanding == 0) {
-          throw std::invalid_argument("--max-outstanding must be >= 1 (lines in flight per SM)");
-        }
-      } else if (a == "--t-read-ns") {
-        t_read_ns = Count(a, value());
-      } else if (a == "--lanes") {
-        lanes = Count(a, value());
-        if (lanes == 0 || lanes > 64) throw std::invalid_argument("--lanes must be in 1..64");
-      } else if (a == "--cta-lines") {
-        dopt.cta_lines = Count(a, value());
-      } else if (a == "--model") {
-        model_name = value();
-      } else if (a == "--config") {
-        config_name = value();
-      } else if (a == "--batch") {
-        dopt.batch = static_cast<uint32_t>(Count(a, value()));
-      } else if (a == "--tokens") {
-        dopt.steps = Count(a, value());
-      } else if (a == "--seed") {
-        dopt.seed = Count(a, value());
-      } else if (a == "--skew") {
-        dopt.skew = std::stod(value());
-      } else if (a == "--stacks") {
-        dopt.stacks = static_cast<uint32_t>(Count(a, value()));
-      } else if (a == "--stack") {
-        dopt.stack = static_cast<int64_t>(Count(a, value()));
-      } else if (a == "--tile-lines") {
-        dopt.tile_lines = Count(a, value());
-      } else if (a == "--sms") {
-        dopt.sms = static_cast<uint32_t>(Count(a, value()));
-      } else if (a == "--jitter") {
-        const char* v = value();
-        char* end = nullptr;
-        dopt.jitter = std::strtod(v, &end);
-        if (end == v || *end != '\0') {
-          throw std::invalid_argument("--jitter takes a number, not '" + std::string(v) + "'");
-        }
-      } else if (a == "--crq") {
-        crq = Count(a, value());
-      } else if (a == "--hold") {
-        hold = Count(a, value());
-      } else if (a == "--age-cap") {
-        age_cap = Count(a, value());
-      } else if (a == "--engines") {
-        engines = value();
-      } else if (a == "--check-data") {
-        check_data = true;
-      } else {
-        throw std::invalid_argument("unknown argument '" + a + "'");
-      }
-    }
-  } catch (const std::exception& e) {
-    return Usage(e.what());
-  }
-  if (model_name.empty()) return Usage("--model NAME is required");
+  uint64_t t_read_ns = 0, lanes = 0;        // what-if overrides of the config (0: as is)
+  std::string engine_list;
+  for (const std::string& e : kEngines) engine_list += (engine_list.empty() ? "" : ", ") + e;
+  flint::cli::Cli cli("flint-eval", "--model NAME [options]", kAbout);
+  cli.Text("--model", "NAME", "a model of sim/workload/models.toml (flint-trace-gen --list-models)",
+           &model_name)
+      .Text("--config", "CFG", "small | medium | paper", &config_name)
+      .Count("--batch", "B", "sequences decoded together", &dopt.batch)
+      .Count("--tokens", "T", "decode steps", &dopt.steps)
+      .Count("--seed", "S", "seed of routing, token ids, SM jitter and the dies' error draws",
+             &dopt.seed)
+      .Number("--skew", "s", "Zipf exponent of expert popularity", &dopt.skew)
+      .Count("--stacks", "N", "HBF stacks the bursts are striped over", &dopt.stacks)
+      .Count("--stack", "K", "the stack simulated", &dopt.stack, 0)
+      .Choice("--order",
+              "GPU work order: tiled (per-SM tiles, the old order) or cta (kernels at\n"
+              "data dependencies, CTAs of --cta-lines lines to the SM that frees first);\n"
+              "docs/workloads.md",
+              {"tiled", "cta"}, &order)
+      .Count("--cta-lines", "N", "lines of one thread block with --order cta", &dopt.cta_lines)
+      .Count("--tile-lines", "K", "deal K-line chunks round-robin over the SMs", &dopt.tile_lines)
+      .Count("--sms", "N", "SMs the GEMVs are tiled over", &dopt.sms)
+      .Number("--jitter", "J", "per-SM rate spread and start stagger", &dopt.jitter)
+      .Choice("--loop",
+              "open: SMs issue at a fixed pace and never wait; closed (--order cta\n"
+              "only): an SM holds at most --max-outstanding lines in flight and issues\n"
+              "the next when a response frees a slot, and a kernel ends when its last\n"
+              "response is in; each engine gets its own stream",
+              {"open", "closed"}, &loop)
+      .Count("--max-outstanding", "K",
+             "closed loop: lines of the simulated stack one SM may have in flight",
+             &dopt.max_outstanding, 1)
+      .Default("--cta-lines: one thread block's")
+      .Count("--crq", "N", "BBC and H3 request queue entries", &crq)
+      .Default("the config's")
+      .Count("--hold", "C", "BBC: cycles ACTIVE is held after a request", &hold)
+      .Default("a quarter burst period")
+      .Count("--age-cap", "C", "BBC: age that makes a queued request's burst the next pick",
+             &age_cap)
+      .Default("4 burst periods")
+      .Count("--t-read-ns", "N", "tR in ns instead of the config's (a what-if: docs/evaluation.md)",
+             &t_read_ns)
+      .Default("")
+      .Count("--lanes", "N",
+             "D2D lanes of one line a cycle instead of the config's (the die I/O,\n"
+             "drain time and burst period follow, as scripts/gen_config.py derives)",
+             &lanes, 1, 64)
+      .Default("")
+      .Value(
+          "--engines", "LIST", "of " + engine_list + "; docs/h3.md",
+          [&](const std::string& v) {
+            list = cli.List("--engines", v);
+            for (const std::string& e : list) {
+              if (std::find(kEngines.begin(), kEngines.end(), e) == kEngines.end()) {
+                cli.Fail("--engines: unknown engine '" + e + "' (" + engine_list + ")");
+              }
+            }
+          },
+          "flint,fcfs,h3,h3-oracle")
+      .Switch("--check-data", "read, decode and compare every line's data", &check_data);
+  cli.Parse(argc, argv);
+  dopt.order = order == "cta" ? flint::sim::WorkOrder::kCta : flint::sim::WorkOrder::kTiled;
+  dopt.loop = loop == "closed" ? flint::sim::WorkLoop::kClosed : flint::sim::WorkLoop::kOpen;
+  if (model_name.empty()) cli.Fail("--model NAME is required");
   if (dopt.max_outstanding != 0 && dopt.loop != flint::sim::WorkLoop::kClosed) {
-    return Usage("--max-outstanding applies to --loop closed");
+    cli.Fail("--max-outstanding applies to --loop closed");
   }
   if (dopt.loop == flint::sim::WorkLoop::kClosed && dopt.order != flint::sim::WorkOrder::kCta) {
-    return Usage("--loop closed needs --order cta");
+    cli.Fail("--loop closed needs --order cta");
   }
   const flint::Config* base_cfg = flint::FindConfig(config_name);
-  if (base_cfg == nullptr) return Usage("no config named '" + config_name + "'");
+  if (base_cfg == nullptr) cli.Fail("no config named '" + config_name + "'");
   flint::Config what_if = *base_cfg;
   if (t_read_ns) {
     what_if.t_read_cycles = std::max<uint64_t>(1, t_read_ns * what_if.clock_mhz / 1000);
@@ -222,16 +177,14 @@ int main(int argc, char** argv) {
   }
   const flint::Config* cfg = &what_if;
   const flint::sim::ModelShape* shape = flint::sim::FindModel(model_name);
-  if (shape == nullptr) return Usage("no model named '" + model_name + "' (flint-trace-gen --list-models)");
+  if (shape == nullptr)
+    cli.Fail("no model named '" + model_name + "' (flint-trace-gen --list-models)");
 
   try {
     // The stack's share of the model is what load programs; the rest of the stack is NOT_LOADED.
     flint::sim::DecodeGenerator probe(*shape, *cfg, dopt);
-    const uint64_t loaded = probe.striping().BurstsOn(probe.layout().total_bursts(),
-                                                      static_cast<uint32_t>(dopt.stack));
-    std::vector<std::string> list;
-    std::stringstream ss(engines);
-    for (std::string e; std::getline(ss, e, ',');) list.push_back(e);
+    const uint64_t loaded =
+        probe.striping().BurstsOn(probe.layout().total_bursts(), static_cast<uint32_t>(dopt.stack));
     std::printf("{\"model\": \"%s\", \"config\": \"%s\", \"batch\": %u, \"tokens\": %llu, "
                 "\"seed\": %llu, \"skew\": %g, \"stacks\": %u, \"stack\": %lld, "
                 "\"tile_lines\": %llu, \"jitter\": %g, \"loaded_bursts\": %llu, "
@@ -249,102 +202,53 @@ int main(int argc, char** argv) {
                 static_cast<unsigned long long>(cfg->t_read_cycles),
                 static_cast<unsigned long long>(cfg->lanes), flint::sim::WorkLoopName(dopt.loop),
                 static_cast<unsigned long long>(probe.max_outstanding()));
+    // The engines' base options: FLINT's BBC model, and the paper's H3 (strict FIFO, the
+    // 5000-cycle residency read at the GPU's 2.5 GHz, layer-ahead compiler hints), which the H3
+    // variants change one assumption of each.
+    flint::sim::EngineOptions eo;
+    eo.bbc.loaded_bursts = loaded;
+    eo.bbc.check_data = check_data;
+    eo.bbc.seed = dopt.seed;
+    eo.bbc.crq_entries = crq;
+    eo.bbc.hold_cycles = hold;
+    eo.bbc.age_cap_cycles = age_cap;
+    eo.h3.evict = flint::model::H3Evict::kStrictFifo;
+    eo.h3.residency_gpu_mhz = 2500;
+    eo.h3.loaded_bursts = loaded;
+    eo.h3.check_data = check_data;
+    eo.h3.seed = dopt.seed;
+    eo.h3.crq_entries = crq;
     bool first = true;
-    for (const std::string& engine : list) {
+    for (const std::string& name : list) {
+      // Each engine its own generator: the same stream in open loop, its own in closed loop.
       flint::sim::DecodeGenerator gen(*shape, *cfg, dopt);
-      // The generator's cycles count from the start of service, the end of the model load;
-      // the models' clock starts at power-up, so requests and hints move by the load time.
-      uint64_t service_start = 0;
-      flint::sim::EngineFeed feed(gen);
-      auto source = [&](uint64_t now) { return feed.Ask(now); };
-      auto sink = [&](const flint::model::BbcResponse& r) { feed.Deliver(r); };
-      const bool closed = dopt.loop == flint::sim::WorkLoop::kClosed;
+      const std::unique_ptr<flint::sim::Engine> engine = flint::sim::MakeEngine(name, *cfg, eo);
       const auto t0 = std::chrono::steady_clock::now();
+      flint::sim::DecodeStream stream(gen, engine->hints());
+      const flint::sim::EngineReport rep = engine->Run(stream);
+      const double wall =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       std::string line;
-      if (engine == "flint" || engine == "fcfs") {
-        flint::model::BbcOptions o;
-        o.policy = engine == "flint" ? flint::model::BbcPolicy::kMostPending
-                                     : flint::model::BbcPolicy::kFcfs;
-        o.loaded_bursts = loaded;
-        o.check_data = check_data;
-        o.seed = dopt.seed;
-        o.crq_entries = crq;
-        o.hold_cycles = hold;
-        o.age_cap_cycles = age_cap;
-        flint::model::BbcModel bbc(*cfg, o);
-        service_start = bbc.Load();
-        feed.set_service_start(service_start);
-        bbc.Run(flint::model::BbcModel::PolledSource(source), sink);
-        const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        // The scheduler slots the RTL would need never to refuse a request (docs/bbc.md).
-        line = Json(engine, *cfg, bbc.stats(), wall,
-                    ", \"bursts_in_flight_high_water\": " +
-                        std::to_string(bbc.stats().bursts_in_flight_high_water) +
-                        ", \"die_queue_high_water\": " +
-                        std::to_string(bbc.stats().die_queue_high_water));
-      } else if (engine.rfind("h3", 0) == 0) {
-        flint::model::H3Options o;
-        flint::sim::H3HintOptions ho;
-        // h3: the paper's H3 (docs/h3.md); the variants change one assumption each.
-        o.evict = flint::model::H3Evict::kStrictFifo;
-        o.residency_gpu_mhz = 2500;
-        if (engine == "h3") {
-        } else if (engine == "h3-oracle") {
-          ho.oracle = true;
-        } else if (engine == "h3-1ghz") {
-          o.residency_gpu_mhz = 0;
-        } else if (engine == "h3-demand-first") {
-          o.demand_first = true;
-        } else if (engine == "h3-lhb40") {
-          o.slots = 20;  // 40 MB of 2 MB slots
-        } else if (engine == "h3-legacy") {
-          o.evict = flint::model::H3Evict::kHoldWhilePending;
-          o.residency_gpu_mhz = 0;
-        } else {
-          throw std::invalid_argument("unknown engine '" + engine + "'");
-        }
-        // Open loop: the hints at the workload's intent times. Closed loop: each at the real
-        // start of the phase that times it (H3HintFeed).
-        const std::vector<flint::model::H3Hint> hints =
-            closed ? std::vector<flint::model::H3Hint>{} : flint::sim::MakeH3Hints(gen, ho);
-        size_t next = 0;
-        auto hint_source = [&](uint64_t) {
-          flint::model::H3Model::HintReply r;
-          if (next == hints.size()) return r;
-          r.kind = flint::model::H3Model::HintReply::Kind::kHint;
-          r.hint = hints[next++];
-          r.hint.cycle += service_start;
-          return r;
-        };
-        o.loaded_bursts = loaded;
-        o.check_data = check_data;
-        o.seed = dopt.seed;
-        o.crq_entries = crq;
-        flint::model::H3Model h3(*cfg, o);
-        service_start = h3.Load();
-        feed.set_service_start(service_start);
-        std::optional<flint::sim::H3HintFeed> closed_hints;
-        if (closed) {
-          closed_hints.emplace(gen, ho, service_start);
-          h3.Run(flint::model::H3Model::PolledSource(source),
-                 [&](uint64_t now) { return closed_hints->Ask(now); }, sink);
-        } else {
-          h3.Run(flint::model::H3Model::PolledSource(source), hint_source, sink);
-        }
-        const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      if (rep.h3) {
+        const flint::model::H3Options& o = rep.h3->options;
+        const flint::model::H3Extra& x = rep.h3->extra;
         std::ostringstream extra;
-        extra << ", \"hints\": " << (closed ? closed_hints->size() : hints.size())
-              << ", \"hint_fetches\": " << h3.extra().hint_fetches
-              << ", \"demand_fetches\": " << h3.extra().demand_fetches
-              << ", \"unused_evictions\": " << h3.extra().unused_evictions
-              << ", \"evicted_waiting\": " << h3.extra().evicted_waiting
-              << ", \"slots\": " << o.slots << ", \"min_residency_cycles\": "
-              << h3.min_residency_cycles() << ", \"evict\": \""
-              << (o.evict == flint::model::H3Evict::kStrictFifo ? "strict-fifo" : "hold-while-pending")
+        extra << ", \"hints\": " << stream.hint_count() << ", \"hint_fetches\": " << x.hint_fetches
+              << ", \"demand_fetches\": " << x.demand_fetches
+              << ", \"unused_evictions\": " << x.unused_evictions
+              << ", \"evicted_waiting\": " << x.evicted_waiting << ", \"slots\": " << o.slots
+              << ", \"min_residency_cycles\": " << rep.h3->min_residency_cycles << ", \"evict\": \""
+              << (o.evict == flint::model::H3Evict::kStrictFifo ? "strict-fifo"
+                                                                : "hold-while-pending")
               << "\", \"demand_first\": " << (o.demand_first ? "true" : "false");
-        line = Json(engine, *cfg, h3.stats(), wall, extra.str());
+        line = Json(name, *cfg, rep.stats, wall, extra.str());
       } else {
-        throw std::invalid_argument("unknown engine '" + engine + "' (flint-eval --help)");
+        // The scheduler slots the RTL would need never to refuse a request (docs/bbc.md).
+        line = Json(
+            name, *cfg, rep.stats, wall,
+            ", \"bursts_in_flight_high_water\": " +
+                std::to_string(rep.stats.bursts_in_flight_high_water) +
+                ", \"die_queue_high_water\": " + std::to_string(rep.stats.die_queue_high_water));
       }
       std::printf("%s  %s", first ? "" : ",\n", line.c_str());
       std::fflush(stdout);

@@ -18,35 +18,16 @@
 
 namespace {
 
-const flint::cli::Cli kCli("flint-progq-demand");
 using flint::cli::Fmt;
 
 namespace fs = flint::sim;
 
-constexpr const char* kUsage = R"(usage: flint-progq-demand [options]
-
-Runs back-to-back decode steps of each model on one die of one HBF stack while the die rotates
-its phantom plane, once for every queue depth and scrub policy, and reports the program-queue
-demand: fork and scrub arrivals, occupancy, residence (Little's law), the copy time against the
-program-bound one, the phantom's utilisation, the foreground stall and the disturb margin.
-
-options:
-  --config CFG     small | small_refresh | medium | paper (default paper)
-  --models A,B     models (default: the six public ones)
-  --batch B        batch size (default 1)
-  --queues K,K     program-queue depths in pages (default 2,3,4,6,8,13,16,32,128)
-  --scrub P,P      scrub policies: idle (as built) and/or steal (default idle,steal)
-  --idle F,F       fractions of wall time the foreground idles, a gap after every decode step
-                   (default 0,0.1: saturated, and 10 % idle)
-  --pace X         steal: copy time aimed at over the program-bound one (default 1.1; the
-                   rotation's margin at paper is 1.16)
-  --copies N       plane copies to complete per run (default planes + 1: a whole pass)
-  --seed S         routing seed (default 1)
-  --out FILE       write the Markdown report to FILE (default: stdout)
-  --json FILE      write the measured-demand file (docs/synth.md) to FILE
-  --help           this text
-)";
-
+constexpr const char* kAbout =
+    "Runs back-to-back decode steps of each model on one die of one HBF stack while the die\n"
+    "rotates its phantom plane, once for every queue depth and scrub policy, and reports the\n"
+    "program-queue demand: fork and scrub arrivals, occupancy, residence (Little's law), the\n"
+    "copy time against the program-bound one, the phantom's utilisation, the foreground stall\n"
+    "and the disturb margin.";
 
 struct Run {
   std::string model;
@@ -66,66 +47,56 @@ int main(int argc, char** argv) {
   std::vector<double> idles = {0.0, 0.1};
   uint64_t batch = 1, seed = 1, copies = 0;
   double pace = 1.1;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) kCli.Fail(a + " needs a value");
-      return argv[++i];
-    };
-    if (a == "--help" || a == "-h") {
-      std::cout << kUsage;
-      return 0;
-    } else if (a == "--config") {
-      config = value();
-    } else if (a == "--models") {
-      models = kCli.List(a, value());
-    } else if (a == "--batch") {
-      batch = kCli.U64(a, value());
-      if (batch == 0) kCli.Fail("--batch must be at least 1");
-    } else if (a == "--queues") {
-      queues.clear();
-      for (const std::string& q : kCli.List(a, value())) {
-        const uint64_t k = kCli.U64(a, q);
-        if (k == 0 || k > 1u << 20) kCli.Fail("--queues: a depth of " + q + " pages is too large");
-        queues.push_back(static_cast<uint32_t>(k));
-      }
-    } else if (a == "--scrub") {
-      policies.clear();
-      for (const std::string& p : kCli.List(a, value())) {
-        try {
-          policies.push_back(fs::ParseScrubPolicy(p));
-        } catch (const std::invalid_argument& e) {
-          kCli.Fail(e.what());
-        }
-      }
-    } else if (a == "--idle") {
-      idles.clear();
-      for (const std::string& f : kCli.List(a, value())) {
-        const double v = kCli.Real(a, f);
-        if (!(v >= 0 && v < 1)) kCli.Fail("--idle needs fractions in [0, 1), not '" + f + "'");
-        idles.push_back(v);
-      }
-    } else if (a == "--pace") {
-      const std::string f = value();
-      pace = kCli.Real(a, f);
-      if (!(pace >= 1.0 && pace <= 100.0)) {
-        kCli.Fail("--pace needs a number in [1, 100], not '" + f + "'");
-      }
-    } else if (a == "--copies") {
-      copies = kCli.U64(a, value());
-      if (copies == 0) kCli.Fail("--copies must be at least 1");
-    } else if (a == "--seed") {
-      seed = kCli.U64(a, value());
-    } else if (a == "--out") {
-      out_path = value();
-    } else if (a == "--json") {
-      json_path = value();
-    } else {
-      kCli.Fail("unknown option '" + a + "'");
-    }
-  }
+  flint::cli::Cli cli("flint-progq-demand", "[options]", kAbout);
+  cli.Text("--config", "CFG", "small | small_refresh | medium | paper", &config)
+      .Value(
+          "--models", "A,B", "models of sim/workload/models.toml",
+          [&](const std::string& v) { models = cli.List("--models", v); },
+          "every model but the tiny-* ones")
+      .Count("--batch", "B", "batch size", &batch, 1)
+      .Value(
+          "--queues", "K,K", "program-queue depths in pages",
+          [&](const std::string& v) {
+            queues.clear();
+            for (const std::string& q : cli.List("--queues", v)) {
+              queues.push_back(static_cast<uint32_t>(cli.U64("--queues", q, 1, 1u << 20)));
+            }
+          },
+          "2,3,4,6,8,13,16,32,128")
+      .Value(
+          "--scrub", "P,P", "scrub policies: idle (as built) and/or steal",
+          [&](const std::string& v) {
+            policies.clear();
+            for (const std::string& p : cli.List("--scrub", v)) {
+              policies.push_back(fs::ParseScrubPolicy(p));
+            }
+          },
+          "idle,steal")
+      .Value(
+          "--idle", "F,F",
+          "fractions of wall time the foreground idles, a gap after every decode\n"
+          "step",
+          [&](const std::string& v) {
+            idles.clear();
+            for (const std::string& f : cli.List("--idle", v)) {
+              const double x = cli.Real("--idle", f);
+              if (!(x >= 0 && x < 1)) cli.Fail("--idle needs fractions in [0, 1), not '" + f + "'");
+              idles.push_back(x);
+            }
+          },
+          "0,0.1: saturated, and 10 % idle")
+      .Number("--pace", "X", "steal: copy time aimed at over the program-bound one, in [1, 100]",
+              &pace, 1.0, 100.0)
+      .Default("1.1; the rotation's margin at paper is 1.16")
+      .Count("--copies", "N", "plane copies to complete per run", &copies, 1)
+      .Default("planes + 1: a whole pass")
+      .Count("--seed", "S", "routing seed", &seed)
+      .Text("--out", "FILE", "write the Markdown report to FILE", &out_path)
+      .Default("stdout")
+      .Text("--json", "FILE", "write the measured-demand file (docs/synth.md) to FILE", &json_path);
+  cli.Parse(argc, argv);
   const flint::Config* cfg = flint::FindConfig(config);
-  if (cfg == nullptr) kCli.Fail("unknown config '" + config + "'");
+  if (cfg == nullptr) cli.Fail("unknown config '" + config + "'");
   if (copies == 0) copies = cfg->planes + 1;
   if (models.empty()) {
     for (const auto& m : fs::AllModels()) {
@@ -142,7 +113,7 @@ int main(int argc, char** argv) {
   uint64_t done = 0;
   for (const std::string& name : models) {
     const fs::ModelShape* shape = fs::FindModel(name);
-    if (shape == nullptr) kCli.Fail("unknown model '" + name + "'");
+    if (shape == nullptr) cli.Fail("unknown model '" + name + "'");
     fs::DecodeOptions o;
     o.batch = static_cast<uint32_t>(batch);
     o.steps = 64;
@@ -151,7 +122,7 @@ int main(int argc, char** argv) {
     try {
       gen = std::make_unique<fs::DecodeGenerator>(*shape, *cfg, o);
     } catch (const std::exception& e) {
-      kCli.Fail(name + ": " + e.what());
+      cli.Fail(name + ": " + e.what());
     }
     // A copy that cannot keep up stops the run at 4x the program-bound time of the pass.
     const uint64_t live = flint::model::LiveBlocks(
@@ -268,7 +239,7 @@ int main(int argc, char** argv) {
   js << "]\n}\n";
   if (!json_path.empty()) {
     std::ofstream f(json_path);
-    if (!f) kCli.Fail("cannot write '" + json_path + "'");
+    if (!f) cli.Fail("cannot write '" + json_path + "'");
     f << js.str();
     std::cerr << "flint-progq-demand: wrote " << json_path << "\n";
   }
@@ -276,7 +247,7 @@ int main(int argc, char** argv) {
     std::cout << md.str();
   } else {
     std::ofstream f(out_path);
-    if (!f) kCli.Fail("cannot write '" + out_path + "'");
+    if (!f) cli.Fail("cannot write '" + out_path + "'");
     f << md.str();
     std::cerr << "flint-progq-demand: wrote " << out_path << "\n";
   }

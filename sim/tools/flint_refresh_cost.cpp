@@ -17,28 +17,14 @@
 
 namespace {
 
-const flint::cli::Cli kCli("flint-refresh-cost");
 using flint::cli::Fmt;
 
 using flint::sim::RefreshMode;
 
-constexpr const char* kUsage = R"(usage: flint-refresh-cost [options]
-
-Runs back-to-back decode steps of each model on one HBF stack until every block has tripped,
-under no refresh, FLINT, in-place distributed and in-place burst refresh, and reports the stall.
-
-options:
-  --config CFG     small | medium | paper (default paper)
-  --models A,B     models (default: the six public ones)
-  --batch B        batch size (default 1, as the paper's Fig. 6)
-  --placement P    interleaved | linear (default interleaved)
-  --max-steps N    cap on the steps run (default 400000)
-  --seed S         routing seed (default 1)
-  --out FILE       write the Markdown report to FILE (default: stdout)
-  --json FILE      also write every mode's figures as JSON to FILE (for the plot)
-  --help           this text
-)";
-
+constexpr const char* kAbout =
+    "Runs back-to-back decode steps of each model on one HBF stack until every block has\n"
+    "tripped, under no refresh, FLINT, in-place distributed and in-place burst refresh, and\n"
+    "reports the stall.";
 
 // One mode's result as a JSON object (cycles as counted; times and ratios derived).
 std::string ModeJson(const flint::sim::RefreshCostResult& r, double cycle_s) {
@@ -62,45 +48,29 @@ int main(int argc, char** argv) {
   std::string config = "paper", out_path, json_path, placement = "interleaved";
   std::vector<std::string> models;
   uint64_t batch = 1, max_steps = 400000, seed = 1;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) kCli.Fail(a + " needs a value");
-      return argv[++i];
-    };
-    if (a == "--help" || a == "-h") {
-      std::cout << kUsage;
-      return 0;
-    } else if (a == "--config") {
-      config = value();
-    } else if (a == "--models") {
-      std::stringstream ss(value());
-      std::string m;
-      while (std::getline(ss, m, ',')) models.push_back(m);
-    } else if (a == "--batch") {
-      batch = kCli.U64(a, value());
-    } else if (a == "--placement") {
-      placement = value();
-    } else if (a == "--max-steps") {
-      max_steps = kCli.U64(a, value());
-      if (max_steps == 0) kCli.Fail("--max-steps must be at least 1");
-    } else if (a == "--seed") {
-      seed = kCli.U64(a, value());
-    } else if (a == "--out") {
-      out_path = value();
-    } else if (a == "--json") {
-      json_path = value();
-    } else {
-      kCli.Fail("unknown option '" + a + "'");
-    }
-  }
+  flint::cli::Cli cli("flint-refresh-cost", "[options]", kAbout);
+  cli.Text("--config", "CFG", "small | medium | paper", &config)
+      .Value(
+          "--models", "A,B", "models of sim/workload/models.toml",
+          [&](const std::string& v) { models = cli.List("--models", v); },
+          "every model but the tiny-* ones")
+      .Count("--batch", "B", "batch size", &batch, 1)
+      .Default("1, as the paper's Fig. 6")
+      .Text("--placement", "P", "interleaved | linear", &placement)
+      .Count("--max-steps", "N", "cap on the steps run", &max_steps, 1)
+      .Count("--seed", "S", "routing seed", &seed)
+      .Text("--out", "FILE", "write the Markdown report to FILE", &out_path)
+      .Default("stdout")
+      .Text("--json", "FILE", "also write every mode's figures as JSON to FILE (for the plot)",
+            &json_path);
+  cli.Parse(argc, argv);
   const flint::Config* cfg = flint::FindConfig(config);
-  if (cfg == nullptr) kCli.Fail("unknown config '" + config + "' (small, medium, paper)");
+  if (cfg == nullptr) cli.Fail("unknown config '" + config + "' (small, medium, paper)");
   flint::model::BurstPlacement pl{};
   try {
     pl = flint::model::ParseBurstPlacement(placement);
   } catch (const std::invalid_argument& e) {
-    kCli.Fail(e.what());
+    cli.Fail(e.what());
   }
   if (models.empty()) {
     for (const auto& m : flint::sim::AllModels()) {
@@ -131,7 +101,7 @@ int main(int argc, char** argv) {
   uint64_t done = 0;
   for (const std::string& name : models) {
     const flint::sim::ModelShape* shape = flint::sim::FindModel(name);
-    if (shape == nullptr) kCli.Fail("unknown model '" + name + "'");
+    if (shape == nullptr) cli.Fail("unknown model '" + name + "'");
     flint::sim::DecodeOptions o;
     o.batch = static_cast<uint32_t>(batch);
     o.steps = 64;
@@ -182,7 +152,7 @@ int main(int argc, char** argv) {
         "Why the figures here differ: docs/refresh.md and docs/evaluation.md.\n";
   if (!json_path.empty()) {
     std::ofstream f(json_path);
-    if (!f) kCli.Fail("cannot write '" + json_path + "'");
+    if (!f) cli.Fail("cannot write '" + json_path + "'");
     f << js.str();
     std::cerr << "flint-refresh-cost: wrote " << json_path << "\n";
   }
@@ -190,7 +160,7 @@ int main(int argc, char** argv) {
     std::cout << md.str();
   } else {
     std::ofstream f(out_path);
-    if (!f) kCli.Fail("cannot write '" + out_path + "'");
+    if (!f) cli.Fail("cannot write '" + out_path + "'");
     f << md.str();
     std::cerr << "flint-refresh-cost: wrote " << out_path << "\n";
   }

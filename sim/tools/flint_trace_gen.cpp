@@ -14,85 +14,19 @@
 
 #include "flint_config.hpp"
 #include "sim/engines/h3_hints.hpp"
+#include "sim/tools/cli.hpp"
 #include "sim/workload/workload_gen.hpp"
 
 namespace {
 
+using flint::cli::Exact;
 using flint::sim::DecodeGenerator;
 using flint::sim::DecodeOptions;
 
-constexpr const char* kUsage = R"(usage: flint-trace-gen --model NAME --config CFG [options]
-
-Decode-step weight traffic of an LLM on FLINT's HBF, as a trace (<cycle> <sm> <address>).
-
-required:
-  --model NAME         a model of sim/workload/models.toml (--list-models)
-  --config CFG         small | medium | paper (cache line, burst and stack size)
-and at least one of:
-  --out FILE           write the trace to FILE ('-' = stdout)
-  --summary            print per-layer bytes, bursts, distinct bursts and useful bytes
-  --count              generate without writing; print the request count and rate
-  --layer L            only layer L's requests (0-based; of every step), cycles moved so the
-                       first is at 0: one layer through a slow engine (the paper-size RTL)
-options:
-  --batch N            sequences decoded together (default 1; the paper uses 1/4/16/64)
-  --tokens T           decode steps, one token per sequence each (default 1)
-  --seed S             seed of routing, token ids and SM jitter (default 1)
-  --skew s             Zipf exponent of expert popularity, 0 = uniform (default 0.5)
-  --routing FILE       measured routing instead of --skew (format: docs/workloads.md)
-  --sms N              SMs the GEMVs are tiled over (default 148, B200)
-  --stacks N           HBF stacks the bursts are striped over (default 8)
-  --stack K|all        emit stack K's requests with stack-local addresses (default 0), or
-                       every stack's with model-logical addresses
-  --issue-interval C   cycles between one SM's requests (default sms / (stacks x lanes):
-                       together the SMs ask for the D2D peak of all stacks)
-  --jitter J           per-SM rate spread and start stagger, 0 <= J < 1 (default 0.05)
-  --tile-lines K       deal K-line chunks round-robin over the SMs (default 0: one contiguous
-                       tile per SM per tensor)
-  --layer-gap C        idle cycles between layers (default 0)
-  --order tiled|cta    GPU work order (docs/workloads.md): tiled, the per-SM tiles above
-                       (default); cta, kernels split at data dependencies with a barrier
-                       between them, --cta-lines-line thread blocks to the SM that frees first
-  --cta-lines N        lines a thread block reads with --order cta (default 64)
-  --write-routing FILE write the run's routing (drawn or read) as a routing file, to replay
-                       it with --routing or edit it
-  --hints-out FILE     write the H3 baseline's layer-ahead prefetch hints for the emitted
-                       stack (<cycle> <burst>, docs/h3.md): every burst of layer L+1 but the
-                       routed experts, at the start of layer L
-  --oracle-hints       with --hints-out: hint the routed experts the batch uses too
-  --list-models        list the models and exit
-  --help               this text
-)";
-
-[[noreturn]] void Fail(const std::string& msg) {
-  std::cerr << "flint-trace-gen: " << msg << "\n(flint-trace-gen --help lists the options)\n";
-  std::exit(2);
-}
-
-uint64_t ParseU64(const std::string& flag, const std::string& s, uint64_t lo, uint64_t hi) {
-  if (s.empty() || s.size() > 19 || s.find_first_not_of("0123456789") != std::string::npos) {
-    Fail(flag + " wants a whole number, got '" + s + "'");
-  }
-  const uint64_t v = std::stoull(s);
-  if (v < lo || v > hi) {
-    Fail(flag + " must be in " + std::to_string(lo) + ".." + std::to_string(hi) + ", got " + s);
-  }
-  return v;
-}
-
-double ParseDouble(const std::string& flag, const std::string& s) {
-  size_t used = 0;
-  double v = 0;
-  try {
-    v = std::stod(s, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (s.empty() || used != s.size() || !std::isfinite(v)) {
-    Fail(flag + " wants a number, got '" + s + "'");
-  }
-  return v;
-}
+constexpr const char* kAbout =
+    "Decode-step weight traffic of an LLM on FLINT's HBF, as a trace (<cycle> <sm> <address>;\n"
+    "docs/trace_format.md), per-layer summaries of what a step reads, and H3's prefetch hints.\n"
+    "Give at least one of --out, --summary, --count, --write-routing, --hints-out.";
 
 std::string Bytes(double b) {
   const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
@@ -103,16 +37,6 @@ std::string Bytes(double b) {
   }
   char buf[32];
   std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.2f %s", b, units[u]);
-  return buf;
-}
-
-// The shortest text that reads back as exactly `v` (so a trace header replays its run).
-std::string Exact(double v) {
-  char buf[40];
-  for (int prec = 1; prec <= 17; ++prec) {
-    std::snprintf(buf, sizeof buf, "%.*g", prec, v);
-    if (std::strtod(buf, nullptr) == v) break;
-  }
   return buf;
 }
 
@@ -186,81 +110,72 @@ void PrintSummary(std::ostream& os, const DecodeGenerator& gen,
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<std::string> a(argv + 1, argv + argc);
   std::string model_name, config_name, out_path, routing_path, write_routing, stack_arg = "0";
-  std::string hints_out;
-  bool summary = false, count = false, list = false, skew_given = false, oracle_hints = false;
+  std::string hints_out, order = "tiled";
+  bool summary = false, count = false, list = false, oracle_hints = false;
   std::optional<uint64_t> layer;
   DecodeOptions o;
-  for (size_t i = 0; i < a.size(); ++i) {
-    const std::string& f = a[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= a.size()) Fail(f + " needs a value");
-      return a[++i];
-    };
-    if (f == "--help" || f == "-h") {
-      std::cout << kUsage;
-      return 0;
-    } else if (f == "--model") {
-      model_name = value();
-    } else if (f == "--config") {
-      config_name = value();
-    } else if (f == "--batch") {
-      o.batch = static_cast<uint32_t>(ParseU64(f, value(), 1, 65536));
-    } else if (f == "--tokens") {
-      o.steps = ParseU64(f, value(), 1, 1000000000);
-    } else if (f == "--seed") {
-      o.seed = ParseU64(f, value(), 0, UINT64_MAX >> 1);
-    } else if (f == "--skew") {
-      o.skew = ParseDouble(f, value());
-      skew_given = true;
-    } else if (f == "--routing") {
-      routing_path = value();
-    } else if (f == "--sms") {
-      o.sms = static_cast<uint32_t>(ParseU64(f, value(), 1, 65536));
-    } else if (f == "--stacks") {
-      o.stacks = static_cast<uint32_t>(ParseU64(f, value(), 1, 1024));
-    } else if (f == "--stack") {
-      stack_arg = value();
-    } else if (f == "--issue-interval") {
-      o.issue_interval = ParseDouble(f, value());
-      if (o.issue_interval <= 0) Fail("--issue-interval must be > 0");
-    } else if (f == "--jitter") {
-      o.jitter = ParseDouble(f, value());
-    } else if (f == "--tile-lines") {
-      o.tile_lines = ParseU64(f, value(), 0, 1ULL << 40);
-    } else if (f == "--order") {
-      const std::string v = value();
-      if (v == "tiled") {
-        o.order = flint::sim::WorkOrder::kTiled;
-      } else if (v == "cta") {
-        o.order = flint::sim::WorkOrder::kCta;
-      } else {
-        Fail("--order takes tiled or cta, got '" + v + "'");
-      }
-    } else if (f == "--cta-lines") {
-      o.cta_lines = ParseU64(f, value(), 1, 1ULL << 30);
-    } else if (f == "--layer-gap") {
-      o.layer_gap_cycles = ParseU64(f, value(), 0, 1ULL << 40);
-    } else if (f == "--out") {
-      out_path = value();
-    } else if (f == "--write-routing") {
-      write_routing = value();
-    } else if (f == "--hints-out") {
-      hints_out = value();
-    } else if (f == "--oracle-hints") {
-      oracle_hints = true;
-    } else if (f == "--summary") {
-      summary = true;
-    } else if (f == "--count") {
-      count = true;
-    } else if (f == "--layer") {
-      layer = ParseU64(f, value(), 0, UINT64_MAX >> 1);
-    } else if (f == "--list-models") {
-      list = true;
-    } else {
-      Fail("unknown argument '" + f + "'");
-    }
+  flint::cli::Cli cli("flint-trace-gen", "--model NAME --config CFG [options]", kAbout);
+  cli.Section("required:")
+      .Text("--model", "NAME", "a model of sim/workload/models.toml (--list-models)", &model_name)
+      .Text("--config", "CFG", "small | medium | paper (cache line, burst and stack size)",
+            &config_name)
+      .Section("outputs:")
+      .Text("--out", "FILE", "write the trace to FILE ('-' = stdout)", &out_path)
+      .Switch("--summary", "print per-layer bytes, bursts, distinct bursts and useful bytes",
+              &summary)
+      .Switch("--count", "generate without writing; print the request count and rate", &count)
+      .Value("--layer", "L",
+             "only layer L's requests (0-based; of every step), cycles moved so the\n"
+             "first is at 0: one layer through a slow engine (the paper-size RTL)",
+             [&](const std::string& v) { layer = cli.U64("--layer", v, 0, UINT64_MAX >> 1); })
+      .Text("--write-routing", "FILE",
+            "write the run's routing (drawn or read) as a routing file, to replay\n"
+            "it with --routing or edit it",
+            &write_routing)
+      .Text("--hints-out", "FILE",
+            "write the H3 baseline's layer-ahead prefetch hints for the emitted\n"
+            "stack (<cycle> <burst>, docs/h3.md): every burst of layer L+1 but the\n"
+            "routed experts, at the start of layer L",
+            &hints_out)
+      .Switch("--oracle-hints", "with --hints-out: hint the routed experts the batch uses too",
+              &oracle_hints)
+      .Switch("--list-models", "list the models and exit", &list)
+      .Section("workload:")
+      .Count("--batch", "N", "sequences decoded together (the paper uses 1/4/16/64)", &o.batch, 1,
+             65536)
+      .Count("--tokens", "T", "decode steps, one token per sequence each", &o.steps, 1, 1000000000)
+      .Count("--seed", "S", "seed of routing, token ids and SM jitter", &o.seed, 0, UINT64_MAX >> 1)
+      .Number("--skew", "s", "Zipf exponent of expert popularity, 0 = uniform", &o.skew)
+      .Text("--routing", "FILE", "measured routing instead of --skew (format: docs/workloads.md)",
+            &routing_path)
+      .Count("--sms", "N", "SMs the GEMVs are tiled over", &o.sms, 1, 65536)
+      .Default("148, B200")
+      .Count("--stacks", "N", "HBF stacks the bursts are striped over", &o.stacks, 1, 1024)
+      .Text("--stack", "K|all",
+            "emit stack K's requests with stack-local addresses, or every\n"
+            "stack's with model-logical addresses",
+            &stack_arg)
+      .Number("--issue-interval", "C", "cycles between one SM's requests", &o.issue_interval)
+      .Default("sms / (stacks x lanes): together the SMs ask for the D2D peak of all stacks")
+      .Number("--jitter", "J", "per-SM rate spread and start stagger, 0 <= J < 1", &o.jitter)
+      .Count("--tile-lines", "K",
+             "deal K-line chunks round-robin over the SMs (0: one contiguous tile\n"
+             "per SM per tensor)",
+             &o.tile_lines, 0, 1ULL << 40)
+      .Count("--layer-gap", "C", "idle cycles between layers", &o.layer_gap_cycles, 0, 1ULL << 40)
+      .Choice("--order",
+              "GPU work order (docs/workloads.md): tiled, the per-SM tiles above;\n"
+              "cta, kernels split at data dependencies with a barrier between them,\n"
+              "--cta-lines-line thread blocks to the SM that frees first",
+              {"tiled", "cta"}, &order)
+      .Count("--cta-lines", "N", "lines a thread block reads with --order cta", &o.cta_lines, 1,
+             1ULL << 30);
+  cli.Parse(argc, argv);
+  o.order = order == "cta" ? flint::sim::WorkOrder::kCta : flint::sim::WorkOrder::kTiled;
+  const bool skew_given = cli.Given("--skew");
+  if (cli.Given("--issue-interval") && o.issue_interval <= 0) {
+    cli.Fail("--issue-interval must be > 0");
   }
   if (list) {
     for (const auto& m : flint::sim::AllModels()) {
@@ -268,39 +183,39 @@ int main(int argc, char** argv) {
     }
     return 0;
   }
-  if (model_name.empty()) Fail("--model is required");
-  if (config_name.empty()) Fail("--config is required (small, medium or paper)");
+  if (model_name.empty()) cli.Fail("--model is required");
+  if (config_name.empty()) cli.Fail("--config is required (small, medium or paper)");
   const flint::sim::ModelShape* model = flint::sim::FindModel(model_name);
   if (model == nullptr) {
     std::string names;
     for (const auto& m : flint::sim::AllModels()) names += " " + m.name;
-    Fail("unknown model '" + model_name + "'; models:" + names);
+    cli.Fail("unknown model '" + model_name + "'; models:" + names);
   }
   const flint::Config* config = flint::FindConfig(config_name);
-  if (config == nullptr) Fail("unknown config '" + config_name + "' (small, medium or paper)");
+  if (config == nullptr) cli.Fail("unknown config '" + config_name + "' (small, medium or paper)");
   if (out_path.empty() && !summary && !count && write_routing.empty() && hints_out.empty()) {
-    Fail("nothing to do: give --out, --summary, --count, --write-routing or --hints-out");
+    cli.Fail("nothing to do: give --out, --summary, --count, --write-routing or --hints-out");
   }
-  if (oracle_hints && hints_out.empty()) Fail("--oracle-hints needs --hints-out FILE");
+  if (oracle_hints && hints_out.empty()) cli.Fail("--oracle-hints needs --hints-out FILE");
   if (layer && *layer >= model->layers) {
-    Fail("--layer " + std::to_string(*layer) + ": model " + model->name + " has layers 0.." +
-         std::to_string(model->layers - 1));
+    cli.Fail("--layer " + std::to_string(*layer) + ": model " + model->name + " has layers 0.." +
+             std::to_string(model->layers - 1));
   }
-  if (layer && !hints_out.empty()) Fail("--layer and --hints-out exclude each other");
-  if (!out_path.empty() && count) Fail("--count and --out exclude each other");
+  if (layer && !hints_out.empty()) cli.Fail("--layer and --hints-out exclude each other");
+  if (!out_path.empty() && count) cli.Fail("--count and --out exclude each other");
   if (stack_arg == "all") {
     o.stack = flint::sim::kAllStacks;
   } else {
-    o.stack = static_cast<int64_t>(ParseU64("--stack", stack_arg, 0, 1023));
+    o.stack = static_cast<int64_t>(cli.U64("--stack", stack_arg, 0, 1023));
   }
   if (!routing_path.empty()) {
-    if (skew_given) Fail("--skew and --routing exclude each other");
-    if (!model->IsMoe()) Fail("model " + model->name + " is dense: --routing does not apply");
+    if (skew_given) cli.Fail("--skew and --routing exclude each other");
+    if (!model->IsMoe()) cli.Fail("model " + model->name + " is dense: --routing does not apply");
     try {
       o.router = std::make_shared<flint::sim::RoutingTrace>(
           flint::sim::RoutingTrace::ReadFile(routing_path, *model, o.batch));
     } catch (const flint::sim::RoutingError& e) {
-      Fail(std::string("routing file: ") + e.what());
+      cli.Fail(std::string("routing file: ") + e.what());
     }
   }
 
@@ -308,7 +223,7 @@ int main(int argc, char** argv) {
   try {
     gen = std::make_unique<DecodeGenerator>(*model, *config, o);
   } catch (const std::invalid_argument& e) {
-    Fail(e.what());
+    cli.Fail(e.what());
   }
   const std::string stack_label =
       o.stack == flint::sim::kAllStacks ? "all" : std::to_string(o.stack);
@@ -319,20 +234,20 @@ int main(int argc, char** argv) {
     out = &std::cout;
   } else if (!out_path.empty()) {
     file.open(out_path, std::ios::binary);
-    if (!file) Fail("cannot write '" + out_path + "'");
+    if (!file) cli.Fail("cannot write '" + out_path + "'");
     out = &file;
   }
   if (!write_routing.empty()) {
-    if (!model->IsMoe()) Fail("model " + model->name + " is dense: it has no routing to write");
+    if (!model->IsMoe()) cli.Fail("model " + model->name + " is dense: it has no routing to write");
     std::ofstream rf(write_routing);
-    if (!rf) Fail("cannot write '" + write_routing + "'");
+    if (!rf) cli.Fail("cannot write '" + write_routing + "'");
     flint::sim::WriteRouting(rf, *model, *gen->router(), o.batch, o.steps);
-    if (!rf) Fail("write error on '" + write_routing + "'");
+    if (!rf) cli.Fail("write error on '" + write_routing + "'");
   }
   if (!hints_out.empty()) {
-    if (hints_out == out_path) Fail("--hints-out and --out name the same file");
+    if (hints_out == out_path) cli.Fail("--hints-out and --out name the same file");
     std::ofstream hf(hints_out);
-    if (!hf) Fail("cannot write '" + hints_out + "'");
+    if (!hf) cli.Fail("cannot write '" + hints_out + "'");
     const auto hints = flint::sim::MakeH3Hints(*gen, {oracle_hints});
     std::ostringstream hdr;
     hdr << "H3 " << (oracle_hints ? "oracle " : "") << "layer-ahead prefetch hints (docs/h3.md) for "
@@ -348,7 +263,7 @@ int main(int argc, char** argv) {
         << " hints";
     flint::sim::WriteH3Hints(hf, hints, hdr.str());
     hf.flush();
-    if (!hf) Fail("write error on '" + hints_out + "'");
+    if (!hf) cli.Fail("write error on '" + hints_out + "'");
   }
   std::ostream& info = out == &std::cout ? std::cerr : std::cout;
   if (summary) PrintSummary(info, *gen, gen->Summarize(), stack_label);
@@ -389,7 +304,7 @@ int main(int argc, char** argv) {
       }
       w.Flush();
       out->flush();
-      if (!*out) Fail("write error on '" + out_path + "'");
+      if (!*out) cli.Fail("write error on '" + out_path + "'");
     } else {
       while (gen->Next()) n += !layer || gen->current_phase() == 1 + *layer;
     }

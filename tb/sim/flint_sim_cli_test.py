@@ -54,6 +54,13 @@ with tempfile.TemporaryDirectory() as d:
         expect("policy named", r["policy"] == policy, r)
         expect("utilization in (0, 1]", 0 < r["channel_utilization"] <= 1, r)
 
+    # A value may follow its flag after '=' too.
+    rc, out = run("--trace", str(good), "--report=" + str(report), "--seed=9", "--policy=fcfs")
+    r = json.loads(report.read_text())
+    expect("--flag=value", rc == 0 and r["seed"] == 9 and r["policy"] == "fcfs", (out, r))
+    rc, out = run("--trace", str(good), "--timing-only=yes")
+    expect("a switch takes no value", rc == 2 and "--timing-only takes no value" in out, out)
+
     # A decode step from the workload generator runs through too.
     wl = d / "wl.trace"
     subprocess.run([GEN, "--model", "tiny-small", "--config", "small", "--batch", "4",
@@ -202,15 +209,21 @@ with tempfile.TemporaryDirectory() as d:
                          "--slots", "0"), "1..1024"),
                        (("--trace", str(good), "--engine", "h3", "--hints",
                          str(d / "missing.hints")), "missing.hints"),
-                       (("--trace", str(good), "--engine", "x"), "unknown engine"),
+                       (("--trace", str(good), "--engine", "x"), "--engine takes model, h3 or rtl, not 'x'"),
                        (("--trace", str(good), "--config", "huge"), "no config named"),
                        (("--trace", str(good), "--policy", "lifo"), "unknown policy"),
-                       (("--trace", str(good), "--crq", "0"), "N > 0"),
-                       (("--trace", str(good), "--seed", "x"), "decimal count"),
-                       (("--trace", str(good), "--frobnicate"), "unknown argument"),
+                       (("--trace", str(good), "--crq", "0"), "--crq must be at least 1"),
+                       (("--trace", str(good), "--seed", "x"), "--seed needs a decimal number, not 'x'"),
+                       (("--trace", str(good), "--frobnicate"), "unknown option '--frobnicate'"),
                        (("--trace", str(d / "missing.trace"),), "missing.trace")]:
         rc, out = run(*args)
         expect(f"refuses {args}", rc != 0 and text in out, out)
+        # An argument refused is exit 2; a file that cannot be read (named above) exit 1.
+        if not text.startswith("missing."):
+            expect(f"refuses {args} with exit 2", rc == 2, (rc, out))
+    # Without a value, a flag is refused by name.
+    rc, out = run("--trace", str(good), "--report")
+    expect("a flag without its value", rc == 2 and "--report needs a value" in out, (rc, out))
 
 print(f"flint-sim cli: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

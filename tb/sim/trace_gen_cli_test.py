@@ -64,17 +64,21 @@ def main():
     expect_error("paper model on small", ["--model", "deepseek-v3", "--config", "small",
                                           "--count"], "use a tiny-* model")
     expect_error("batch 0", t + ["--batch", "0", "--count"], "--batch must be in 1..65536")
-    expect_error("batch not a number", t + ["--batch", "4x", "--count"], "wants a whole number")
-    expect_error("negative tokens", t + ["--tokens", "-1", "--count"], "wants a whole number")
-    expect_error("skew not a number", t + ["--skew", "abc", "--count"], "wants a number")
+    expect_error("batch not a number", t + ["--batch", "4x", "--count"],
+                 "--batch needs a decimal number, not '4x'")
+    expect_error("negative tokens", t + ["--tokens", "-1", "--count"],
+                 "--tokens needs a decimal number, not '-1'")
+    expect_error("skew not a number", t + ["--skew", "abc", "--count"],
+                 "--skew needs a number, not 'abc'")
     expect_error("negative skew", t + ["--skew", "-1", "--count"], "skew must be")
     expect_error("jitter 1.5", t + ["--jitter", "1.5", "--count"], "jitter must be in [0, 1)")
     expect_error("zero interval", t + ["--issue-interval", "0", "--count"],
                  "--issue-interval must be > 0")
     expect_error("stack 9 of 8", t + ["--stack", "9", "--count"], "stack 9 does not exist")
-    expect_error("stack word", t + ["--stack", "first", "--count"], "wants a whole number")
+    expect_error("stack word", t + ["--stack", "first", "--count"],
+                 "--stack needs a decimal number, not 'first'")
     expect_error("nothing to do", t, "nothing to do")
-    expect_error("unknown flag", t + ["--bogus"], "unknown argument '--bogus'")
+    expect_error("unknown flag", t + ["--bogus"], "unknown option '--bogus'")
     expect_error("missing value", t + ["--batch"], "--batch needs a value")
     expect_error("count and out", t + ["--count", "--out", "x"], "exclude each other")
     expect_error("missing routing file", t + ["--routing", "/nonexistent/r.txt", "--count"],
