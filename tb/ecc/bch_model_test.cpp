@@ -204,11 +204,31 @@ TEST_CASE("bch model: exhaustive, every pattern up to t corrected, t+1 flagged o
   std::mt19937_64 rng(seed);
   struct Shape {
     unsigned m, t, k;
+    uint64_t a_min;  // published count of weight-(2t+1) codewords (0: not given here)
   };
-  // Full-length and shortened codes over GF(16) and GF(32).
-  for (const Shape& s : {Shape{4, 2, 7}, Shape{4, 3, 5}, Shape{5, 2, 21}, Shape{5, 3, 16},
-                         Shape{5, 3, 9}, Shape{5, 2, 6}}) {
+  // Full-length and shortened codes over GF(16) and GF(32). Published weight distributions of
+  // the full-length ones: A_5 = 18 for BCH(15,7), A_7 = 15 for BCH(15,5), A_5 = 186 for
+  // BCH(31,21), A_7 = 155 for BCH(31,16).
+  for (const Shape& s : {Shape{4, 2, 7, 18}, Shape{4, 3, 5, 15}, Shape{5, 2, 21, 186},
+                         Shape{5, 3, 16, 155}, Shape{5, 3, 9, 0}, Shape{5, 2, 6, 0}}) {
     const BchCode c(s.m, s.t, s.k);
+    const unsigned d = 2 * s.t + 1;  // designed distance
+    // Weight distribution by listing every codeword (k <= 16), which also proves the minimum
+    // distance: no non-zero codeword lighter than 2t + 1.
+    uint64_t a_min = s.a_min;
+    unsigned lightest = c.code_bits();
+    if (s.k <= 16) {
+      a_min = 0;
+      for (uint64_t v = 1; v < (uint64_t{1} << s.k); ++v) {
+        unsigned weight = 0;
+        for (uint64_t w : c.Encode(BchBits{v}))
+          weight += static_cast<unsigned>(__builtin_popcountll(w));
+        lightest = std::min(lightest, weight);
+        a_min += weight == d;
+      }
+      if (s.a_min != 0) CHECK(a_min == s.a_min);
+      CHECK(lightest >= d);
+    }
     Tally within, past;
     for (unsigned w = 0; w <= s.t + 1; ++w) {
       ForEachPattern(c.code_bits(), w, [&](const std::vector<uint32_t>& pos) {
@@ -229,6 +249,12 @@ TEST_CASE("bch model: exhaustive, every pattern up to t corrected, t+1 flagged o
     CHECK(within.wrong == 0);
     CHECK(past.wrong == 0);
     CHECK(past.flagged + past.miscorrected == past.patterns);
+    // A weight-(t+1) pattern lies within t of a non-zero codeword exactly when it is a
+    // (t+1)-subset of a weight-(2t+1) codeword, and a bounded-distance decoder must then
+    // decode to it: miscorrections = A_(2t+1) x C(2t+1, t+1), exactly.
+    uint64_t subsets = 1;
+    for (unsigned i = 0; i < s.t + 1; ++i) subsets = subsets * (d - i) / (i + 1);
+    CHECK(past.miscorrected == a_min * subsets);
   }
 }
 
