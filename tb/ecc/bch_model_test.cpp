@@ -321,6 +321,17 @@ TEST_CASE("bch model: encoding is linear and codewords have zero syndromes",
   }
 }
 
+TEST_CASE("bch model: an erased line (all ones) is flagged, not corrected",
+          "[ecc][bch_model][corner]") {
+  const BchCode c(m::kLineBchM, m::kLineBchT, m::kLineBchDataBits);
+  BchBits erased(m::BchWords(c.code_bits()), ~uint64_t{0});
+  erased.back() &= (uint64_t{1} << (c.code_bits() % 64)) - 1;
+  const BchBits read = erased;
+  const m::BchResult res = c.Decode(&erased);
+  REQUIRE(res.status == BchStatus::kUncorrectable);
+  REQUIRE(erased == read);
+}
+
 TEST_CASE("bch model: bad parameters and sizes are refused", "[ecc][bch_model][corner]") {
   REQUIRE_THROWS_AS(BchCode(2, 1, 1), std::invalid_argument);
   REQUIRE_THROWS_AS(BchCode(17, 1, 1), std::invalid_argument);
