@@ -60,8 +60,9 @@ void BchCode::BuildField() {
   std::vector<uint8_t> seen(static_cast<size_t>(field_n_) + 1, 0);
   uint32_t x = 1;
   for (uint32_t i = 0; i < field_n_; ++i) {
-    if (seen[x])
+    if (seen[x] != 0) {
       throw std::logic_error("bch: polynomial for m=" + std::to_string(m_) + " is not primitive");
+    }
     seen[x] = 1;
     exp_[i] = x;
     log_[x] = i;

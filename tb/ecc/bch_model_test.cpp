@@ -221,8 +221,9 @@ TEST_CASE("bch model: exhaustive, every pattern up to t corrected, t+1 flagged o
       a_min = 0;
       for (uint64_t v = 1; v < (uint64_t{1} << s.k); ++v) {
         unsigned weight = 0;
-        for (uint64_t w : c.Encode(BchBits{v}))
+        for (uint64_t w : c.Encode(BchBits{v})) {
           weight += static_cast<unsigned>(__builtin_popcountll(w));
+        }
         lightest = std::min(lightest, weight);
         a_min += weight == d;
       }
