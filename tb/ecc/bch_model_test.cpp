@@ -115,6 +115,12 @@ std::vector<uint32_t> RandomPattern(unsigned n, unsigned weight, std::mt19937_64
   return pos;
 }
 
+// What a failing random case prints: its seed and the command that runs it again.
+std::string Replay(uint32_t seed) {
+  return "seed " + std::to_string(seed) + "; replay: FLINT_SEED=" + std::to_string(seed) + " " +
+         FLINT_BINARY_DIR "/tb/ecc/test_bch '" + flint::tb::CurrentTestName() + "'";
+}
+
 }  // namespace
 
 TEST_CASE("bch model: GF(2^m) tables form the field", "[ecc][bch_model][directed]") {
@@ -168,7 +174,7 @@ TEST_CASE("bch model: generator polynomials equal the textbook values",
   REQUIRE(c3121.generator() == Poly({10, 9, 8, 6, 5, 3, 0}));
 }
 
-TEST_CASE("bch model: the line code is m=11, t=11, 1024 + 121 bits; g has the 2t roots",
+TEST_CASE("bch model: the line code is m=11 t=11 with 1024 + 121 bits and g has the 2t roots",
           "[ecc][bch_model][directed]") {
   const BchCode c(m::kLineBchM, m::kLineBchT, m::kLineBchDataBits);
   REQUIRE(c.parity_bits() == 121);
@@ -198,7 +204,7 @@ TEST_CASE("bch model: the line code is m=11, t=11, 1024 + 121 bits; g has the 2t
   REQUIRE(left == 0);
 }
 
-TEST_CASE("bch model: exhaustive, every pattern up to t corrected, t+1 flagged or miscorrected",
+TEST_CASE("bch model: exhaustive: every pattern up to t corrected and t+1 flagged or miscorrected",
           "[ecc][bch_model][directed]") {
   const uint32_t seed = flint::tb::TestSeed();
   std::mt19937_64 rng(seed);
@@ -244,7 +250,7 @@ TEST_CASE("bch model: exhaustive, every pattern up to t corrected, t+1 flagged o
         static_cast<unsigned long long>(past.flagged),
         static_cast<unsigned long long>(past.miscorrected),
         static_cast<unsigned long long>(past.patterns));
-    INFO("seed " << seed << " (FLINT_SEED=" << seed << " to replay)");
+    INFO(Replay(seed));
     INFO("first wrong within t: " << within.first_wrong);
     INFO("first wrong past t: " << past.first_wrong);
     CHECK(within.wrong == 0);
@@ -259,7 +265,7 @@ TEST_CASE("bch model: exhaustive, every pattern up to t corrected, t+1 flagged o
   }
 }
 
-TEST_CASE("bch model: line code, random patterns of weight 0..2t+1", "[ecc][bch_model][random]") {
+TEST_CASE("bch model: line code: random patterns of weight 0..2t+1", "[ecc][bch_model][random]") {
   const uint32_t seed = flint::tb::TestSeed();
   std::mt19937_64 rng(seed);
   const BchCode c(m::kLineBchM, m::kLineBchT, m::kLineBchDataBits);
@@ -280,7 +286,7 @@ TEST_CASE("bch model: line code, random patterns of weight 0..2t+1", "[ecc][bch_
       static_cast<unsigned long long>(past.flagged),
       static_cast<unsigned long long>(past.miscorrected),
       static_cast<unsigned long long>(past.patterns));
-  INFO("seed " << seed << " (FLINT_SEED=" << seed << " to replay)");
+  INFO(Replay(seed));
   INFO("first wrong within t: " << within.first_wrong);
   INFO("first wrong past t: " << past.first_wrong);
   CHECK(within.wrong == 0);
@@ -315,14 +321,14 @@ TEST_CASE("bch model: encoding is linear and codewords have zero syndromes",
       m::BchFlip(&u, j);
       nonzero += !AllZero(c.Syndromes(c.Encode(u)));
     }
-    INFO("seed " << seed << " m=" << s.m << " t=" << s.t << " k=" << s.k);
+    INFO(Replay(seed) << " m=" << s.m << " t=" << s.t << " k=" << s.k);
     CHECK(nonlinear == 0);
     CHECK(nonzero == 0);
     CHECK(data_lost == 0);
   }
 }
 
-TEST_CASE("bch model: an erased line (all ones) is flagged, not corrected",
+TEST_CASE("bch model: an erased line (all ones) is flagged and not corrected",
           "[ecc][bch_model][corner]") {
   const BchCode c(m::kLineBchM, m::kLineBchT, m::kLineBchDataBits);
   BchBits erased(m::BchWords(c.code_bits()), ~uint64_t{0});
