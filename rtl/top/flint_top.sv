@@ -683,6 +683,14 @@ module flint_top #(
     );
     assign nand_din_valid_o[d] = sq_din;
     assign sq_out[d] = sq_op == CmdW'(flint_pkg::NandCmdDataOut);
+`ifndef SYNTHESIS
+    // The rotation's scrub read parks the controller from the cycle the sequencer takes it (its
+    // plane, the source, has no program or erase then): the scrubber lets its own park go then,
+    // and its queue-room check counts only the fork pages of a parking controller.
+    logic rd_go;
+    assign rd_go = s_req_valid && s_req_ready && s_req.op == flint_pkg::MaintReadPage;
+    `FLINT_ASSERT_IMPLY(ScrubReadParksAtOnce, Mode == 0 && $past(rd_go), sq_park[d])
+`endif
     assign nand_din_data_o[d*LineW +: LineW] = sq_din_data;
   end
 
