@@ -26,8 +26,14 @@
 // switch they differ, and the move is a CacheEnd of NEXT's planes followed by a Read.
 //
 // Refresh (docs/refresh.md). park_i: sense nothing new, serve ACTIVE and NEXT until drained,
-// then release ACTIVE; parked_o says the page and cache buffers hold nothing of ours, so the
-// refresh controller may read a page of its own. Requests keep queueing meanwhile. res_planes_o
+// then release ACTIVE; sense_free_o says the page buffers hold nothing of ours and nothing will
+// be sensed or moved while park_i stays high (NEXT has moved to the cache buffers: a
+// maintenance read may sense a page of its own while ACTIVE is still served), parked_o that the
+// cache buffers hold nothing of ours either (it may move the page to a cache buffer and read it
+// out; ACTIVE is released in the first such cycle, when its last line's data may still be
+// returning and forking). hold_i: move nothing into the cache buffers (no CacheRead or CacheEnd); with park_i low
+// the pick is still sensed into the page buffers, so the maintenance read's data-outs overlap
+// the refill of the pipeline. Requests keep queueing meanwhile. res_planes_o
 // names the physical planes whose buffers hold ACTIVE or NEXT (a vacated plane is erased only
 // once it is out of them). The fork port gives every decoded line as the NAND returns it, with
 // ACTIVE's logical block and page.
@@ -106,6 +112,8 @@ module flint_bbc #(
   output logic [BlockBits-1:0]         sense_lblock_o,
   // refresh: park, residency, and the fork of every decoded line
   input  logic                         park_i,
+  input  logic                         hold_i,           // keep the cache buffers: no move
+  output logic                         sense_free_o,     // page buffers free, no sense to come
   output logic                         parked_o,
   output logic                         empty_o,          // no request queued or in flight
   output logic [Dies*PhysPl-1:0]       res_planes_o,
@@ -391,7 +399,8 @@ module flint_bbc #(
     // a run of aged bursts still makes progress: each is served for at least a sense time.
     displace = nxt_v_q && aged && !(act_count == '0 && hold_ok) && nxt_sensed;
     read_go = init_done && !nxt_v_q && cand_go && all_can;
-    move_go = init_done && nxt_v_q && all_can && all_idle && (!act_v_q || act_drained || aged);
+    move_go = init_done && nxt_v_q && all_can && all_idle && (!act_v_q || act_drained || aged) &&
+              !hold_i;
     // Parked: ACTIVE is let go once drained and nothing follows it.
     drop_go = park_i && act_v_q && !nxt_v_q && act_count == '0 && all_idle;
     bcmd_valid = read_go || move_go;
@@ -428,7 +437,9 @@ module flint_bbc #(
   end
   assign nxt_sensed = &(die_plane_idle_i | ~nxt_mask);
   assign res_planes_o = (act_v_q ? act_mask : '0) | (nxt_v_q ? nxt_mask : '0);
-  assign parked_o = park_i && !act_v_q && !nxt_v_q && all_idle;
+  assign sense_free_o = park_i && !nxt_v_q;
+  // Parked from the cycle ACTIVE is let go (its last line's data returns that cycle).
+  assign parked_o = park_i && !nxt_v_q && all_idle && (!act_v_q || act_count == '0);
   assign empty_o = occ_q == '0 && all_idle;
   assign act_valid_o = act_v_q;
   assign act_new_o = move_go;
@@ -650,8 +661,13 @@ module flint_bbc #(
   `FLINT_ASSERT(QueueBounded, occ_q <= OccBits'(flint_cfg_pkg::CrqEntries))
   // Every die takes a burst command in the same cycle, so ACTIVE and NEXT are stack-wide.
   `FLINT_ASSERT_IMPLY(CommandAllDies, bcmd_valid, all_can)
-  // Parked means parked: no sense, no line served.
+  // Parked means parked: no sense, no line served. Sense-free: no burst command at all (no
+  // sense, no move), so a maintenance read owns the page buffers. Held: nothing moves into the
+  // cache buffers, so one emptied for a maintenance read stays empty (nothing served from it).
   `FLINT_ASSERT_IMPLY(NoSenseWhileParked, park_i, !set_res)
   `FLINT_ASSERT_IMPLY(NothingServedWhenParked, parked_o, !(|die_pop) && !bcmd_valid)
+  `FLINT_ASSERT_IMPLY(NoBurstCmdWhenSenseFree, sense_free_o, !bcmd_valid)
+  `FLINT_ASSERT_IMPLY(NoMoveWhileHeld, hold_i, !move_go)
+  `FLINT_ASSERT_IMPLY(HeldCacheStaysEmpty, $past(hold_i && !act_v_q), !act_v_q && !(|die_pop))
 endmodule
 `default_nettype wire

@@ -4,12 +4,16 @@
 // commands); a program or erase then runs on in its plane's slot, one outstanding a plane, so
 // the planes of the die program and erase at once. Its response goes when its plane is idle
 // again, so responses come out in the order planes finish, not in request order.
-//   ReadPage     park the burst-buffer controller (park_o until parked_i), Read the page into the
-//                plane's page buffer, wait the sense, CacheEnd, then a DataOut a line; each line
-//                comes back SEC-DED decoded (flint_ecc_cl_dec) with its status on rd_*, in line
-//                order. The park is released as soon as the last line's data is back from the
-//                die: it is held exactly while the sequencer needs the plane's buffers and the
-//                die I/O. Response status: the worst line (OK, CORRECTED, UNCORRECTABLE).
+//   ReadPage     park the burst-buffer controller (park_o), Read the page into the plane's page
+//                buffer once the controller's page buffers are free (sense_free_i: it may still
+//                be serving ACTIVE from the cache buffers), CacheEnd once the sense is done and
+//                the controller is parked (parked_i: its cache buffers are free too), then a
+//                DataOut a line; each line comes back SEC-DED decoded (flint_ecc_cl_dec) with its
+//                status on rd_*, in line order. The park is released with the CacheEnd: from then
+//                on the sequencer needs only the plane's cache buffer and the die I/O, and holds
+//                them (hold_o: the controller moves nothing into its cache buffers, but may sense
+//                its next burst meanwhile) until the last line's data is back from the die.
+//                Response status: the worst line (OK, CORRECTED, UNCORRECTABLE).
 //                A read waits for its plane's slot to be free before it parks.
 //   ProgramPage  wait for the plane to be idle (slot free), take the page's ClPerPage lines on
 //                wr_* (raw data; wr_poison_i flips two check bits of every word so the line reads
@@ -29,7 +33,8 @@
 // commands this die's maintenance port, and while parked nothing else uses the plane's buffers.
 // Tags: the sequencer only echoes them; a client keeps the tags of its outstanding requests
 // distinct (asserted), so every response names its request.
-// Latency (cycles, no back-pressure): ReadPage 1 (accept) + park + 1 + tR + 1 + xfer + the
+// Latency (cycles, no back-pressure): ReadPage 1 (accept) + park (the Read goes in the first
+// cycle the page buffers are free) + tR + xfer + the
 // lines' data-outs (ClImageBytes / die I/O rate each, OutDepth lines in flight) + 1 to the
 // response; ProgramPage 1 + 1 + ClPerPage beats + 1 + tPROG + 1; EraseBlock 1 + 1 + tERASE + 1.
 `default_nettype none
@@ -73,8 +78,11 @@ module flint_maint_seq #(
   output logic                   rsp_valid_o,
   input  logic                   rsp_ready_i,
   output flint_pkg::maint_rsp_t  rsp_o,
-  // the burst-buffer controller: park while a read needs the plane's buffers and the I/O
+  // the burst-buffer controller: park while a read needs the plane's page buffer, hold while
+  // its cache buffer and the I/O; its page buffers free (sense_free_i), all its buffers free
   output logic                   park_o,
+  output logic                   hold_o,
+  input  logic                   sense_free_i,
   input  logic                   parked_i,
   // the die's planes
   input  logic [PhysPl-1:0]      plane_idle_i,
@@ -104,10 +112,8 @@ module flint_maint_seq #(
 
   typedef enum logic [3:0] {
     StIdle  = 4'd0,
-    StPark  = 4'd1,   // ReadPage: park_o, waiting for parked_i
-    StRead  = 4'd2,   // Read of the page
-    StSense = 4'd3,   // sensing
-    StMove  = 4'd4,   // CacheEnd
+    StPark  = 4'd1,   // ReadPage: park_o; the Read once sense_free_i and the plane idle
+    StMove  = 4'd4,   // sensing; CacheEnd once sensed and parked_i
     StOut   = 4'd5,   // a DataOut a line
     StDrain = 4'd6,   // the lines' data coming back; the lines leaving on rd_*
     StPgWait = 4'd7,  // ProgramPage: the plane idle
@@ -204,15 +210,15 @@ module flint_maint_seq #(
   // --- the die's maintenance port: one command kind a state, outputs from the state alone ------
   always_comb begin
     unique case (st_q)
-      StRead:  m_valid_o = plane_free;
-      StMove:  m_valid_o = plane_free && io_ready_i;
+      StPark:  m_valid_o = sense_free_i && plane_free;
+      StMove:  m_valid_o = plane_free && io_ready_i && parked_i;
       StOut:   m_valid_o = io_ready_i && plane_cache_i[pl] && credit;
       StPgCmd: m_valid_o = plane_free;
       StErCmd: m_valid_o = plane_free;
       default: m_valid_o = 1'b0;
     endcase
     unique case (st_q)
-      StRead:  m_op_o = OpRead;
+      StPark:  m_op_o = OpRead;
       StMove:  m_op_o = OpEnd;
       StPgCmd: m_op_o = OpProgram;
       StErCmd: m_op_o = OpErase;
@@ -236,8 +242,8 @@ module flint_maint_seq #(
   // --- the transaction ------------------------------------------------------------------------
   assign req_ready_o = st_q == StIdle;
   logic fe_rsp_go;  // the front end's response (read, bad address) taken
-  assign park_o = st_q == StPark || st_q == StRead || st_q == StSense || st_q == StMove ||
-                  st_q == StOut || (st_q == StDrain && inflight_q);
+  assign park_o = st_q == StPark || st_q == StMove;
+  assign hold_o = st_q == StOut || (st_q == StDrain && inflight_q);
   always_comb begin
     st_d = st_q;
     status_d = status_q;
@@ -257,9 +263,7 @@ module flint_maint_seq #(
         end
       end
       StRdWait: if (!act_q[pl]) st_d = StPark;
-      StPark:   if (parked_i) st_d = StRead;
-      StRead:   if (m_go) st_d = StSense;
-      StSense:  if (plane_free) st_d = StMove;
+      StPark:   if (m_go) st_d = StMove;
       StMove:   if (m_go) st_d = StOut;
       StOut:    if (m_go && last_out) st_d = StDrain;
       StDrain:  if (!inflight_q && !rd_valid_o) st_d = StRsp;
@@ -444,10 +448,15 @@ module flint_maint_seq #(
                       req_valid_i && $stable(req_i))
   `FLINT_ASSERT_IMPLY(BeatStable, $past(wr_valid_i && !wr_ready_o),
                       wr_valid_i && $stable(wr_data_i) && $stable(wr_poison_i))
-  // No command the die may refuse: reads of the buffers only while parked, array commands only
-  // to an idle plane, a data-out only of a moved page with the I/O free.
-  `FLINT_ASSERT_IMPLY(ReadOnlyParked, m_valid_o && m_op_o != OpProgram && m_op_o != OpErase,
-                      parked_i && park_o)
+  // No command the die may refuse: a Read only while the controller's page buffers are free,
+  // the CacheEnd only while it is parked, data-outs only while it holds its cache buffers as
+  // they were at the CacheEnd (flint_top asserts it has no ACTIVE then), array commands only to
+  // an idle plane, a data-out only of a moved page with the I/O free.
+  `FLINT_ASSERT_IMPLY(ReadOnlySenseFree, m_valid_o && m_op_o == OpRead, sense_free_i && park_o)
+  `FLINT_ASSERT_IMPLY(MoveOnlyParked, m_valid_o && m_op_o == OpEnd, parked_i && park_o)
+  `FLINT_ASSERT_IMPLY(DataOutOnlyHeld, m_valid_o && m_op_o == OpOut, hold_o)
+  `FLINT_ASSERT_IMPLY(ParkedIsSenseFree, parked_i, sense_free_i)
+  `FLINT_ASSERT(ParkOrHold, !(park_o && hold_o))
   `FLINT_ASSERT_IMPLY(ArrayCmdIdlePlane, m_valid_o && m_op_o != OpOut, plane_free)
   `FLINT_ASSERT_IMPLY(DataOutReady, m_valid_o && m_op_o == OpOut,
                       io_ready_i && plane_cache_i[pl])

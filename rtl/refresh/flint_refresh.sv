@@ -43,6 +43,7 @@ module flint_refresh #(
   input  logic [Dies*StW-1:0]       fork_status_i,
   input  logic [Dies*DataBits-1:0]  fork_data_i,
   input  logic                      bbc_empty_i,
+  input  logic                      sense_free_i,   // its page buffers free (parking)
   input  logic                      parked_i,
   input  logic [Dies*PhysPl-1:0]    res_planes_i,
   output logic                      park_o,
@@ -170,6 +171,7 @@ module flint_refresh #(
         .fork_status_i (fork_status_i[d*StW +: StW]),
         .fork_data_i   (fork_data_i[d*DataBits +: DataBits]),
         .bbc_empty_i,
+        .sense_free_i,
         .parked_i,
         .res_planes_i  (res_planes_i[d*PhysPl +: PhysPl]),
         .park_o        (park[d]),
@@ -240,6 +242,9 @@ module flint_refresh #(
       );
     end else begin : g_inplace
       // In-place baselines: no relocation, no stripe update, no fork; the phantom stays spare.
+      // Each holds its park around a whole block: it reads only once parked.
+      logic unused_sense_free;
+      assign unused_sense_free = sense_free_i;
       flint_refresh_inplace_die u_die (
         .clk_i, .rst_ni,
         .enable_i,

@@ -65,6 +65,7 @@ module flint_refresh_die #(
   input  logic [StW-1:0]           fork_status_i,
   input  logic [DataBits-1:0]      fork_data_i,
   input  logic                     bbc_empty_i,
+  input  logic                     sense_free_i,   // its page buffers free (parking)
   input  logic                     parked_i,
   input  logic [PhysPl-1:0]        res_planes_i,   // planes holding ACTIVE or NEXT
   output logic                     park_o,
@@ -207,16 +208,17 @@ module flint_refresh_die #(
     .forked_o, .dropped_o);
 
   // --- the scrubber -----------------------------------------------------------------------------
-  logic sc_req, sc_go, sc_rsp, sc_page_in;
+  logic sc_req, sc_go, sc_rsp, sc_page_in, sc_park;
   logic [BlockBits-1:0] sc_cur, sc_x;
   flint_refresh_scrub #(.IdleWait(IdleWait), .StealPace(StealPace)) u_scrub (
     .clk_i, .rst_ni,
     .copying_i(copying), .step_start_i(copy_start), .live_blocks_i,
-    .total_i(total_q), .done_i(done_q), .bbc_empty_i, .parked_i,
+    .total_i(total_q), .done_i(done_q), .bbc_empty_i, .sense_free_i, .parked_i,
     .fk_lookup_i(fk_lookup), .fk_decide_i(fk_decide), .fk_take_i(fk_take), .fk_open_i(fk_open),
     .fk_block_i(fk_b),
     .cur_o(sc_cur), .nx_rd_i(nx_rd), .src_rd_i(src_rd),
-    .busy_o(sc_busy), .block_o(sc_b), .page_o(sc_p), .pblock_o(sc_x), .page_in_o(sc_page_in),
+    .busy_o(sc_busy), .park_o(sc_park), .block_o(sc_b), .page_o(sc_p), .pblock_o(sc_x),
+    .page_in_o(sc_page_in),
     .pq_occ_i(pq_occ), .sq_valid_o(sq_valid), .sq_ready_i(sq_ready), .sq_open_o(sq_open),
     .sq_line_o(sq_line), .sq_data_o(sq_data),
     .req_o(sc_req), .go_i(sc_go), .rsp_i(sc_rsp),
@@ -310,11 +312,12 @@ module flint_refresh_die #(
     .fk_lookup_i(fk_lookup), .act_lblock_i, .sc_cur_i(sc_cur), .pq_block_i(pq_block),
     .src_rd_o(src_rd), .tgt_rd_o(tgt_rd), .nx_rd_o(nx_rd));
 
-  // The scrubber's sense, for the read counters; parked while it reads.
+  // The scrubber's sense, for the read counters. It parks the controller until the sequencer
+  // has its read (the sequencer then parks and holds it for the read's own steps).
   assign sn_valid_o = sc_go;
   assign sn_plane_o = s_q;
   assign sn_block_o = sc_x;
-  assign park_o = sc_busy || (ph == flint_pkg::RefreshVacate && bbc_empty_i);
+  assign park_o = sc_park || (ph == flint_pkg::RefreshVacate && bbc_empty_i);
   // The block of a trip event does not matter here: the rotation copies whole planes.
   logic unused_refresh;
   assign unused_refresh = ^{evt_block_i, pq_scrub, pq_line, mrd_last_i};
@@ -335,9 +338,11 @@ module flint_refresh_die #(
                       ph == flint_pkg::RefreshCopy, !res_planes_i[p_q])
   `FLINT_ASSERT_IMPLY(EraseOnlyVacated, mreq_valid_o && mreq_o.op == flint_pkg::MaintEraseBlock,
                       ph == flint_pkg::RefreshErase && !res_planes_i[s_q])
-  // The scrubber touches the source plane's buffers only while the controller is parked.
+  // The scrubber asks for its read only while it parks the controller (the sequencer then
+  // Reads only once its page buffers are free and moves the page only once it is parked,
+  // flint_maint_seq).
   `FLINT_ASSERT_IMPLY(ScrubOnlyParked, mreq_valid_o && mreq_o.op == flint_pkg::MaintReadPage,
-                      parked_i && park_o)
+                      park_o)
   // The step's own invariants and its phase cover points are flint_refresh_step's; the fork's,
   // the scrubber's, the engines' and the trip events' are in their modules.
 endmodule

@@ -6,7 +6,15 @@
 // for one page when the program queue is empty and the copy is behind one page every StealPace
 // cycles. Its cursor walks the live blocks round robin; next[] and src[] are the parent's tables,
 // read at cur_o and block_o (the data the cycle after). It starts only with room for a page in
-// the queue, and asks for the read only with room still there once parked. One read in flight.
+// the queue, and asks for the read only with room still there whatever the fork does
+// meanwhile: at once if the queue has room for the page and the fork pages of ACTIVE and NEXT
+// (the most the fork can open before the read's lines are in: parked, the controller senses
+// nothing new, and the sequencer holds its cache buffers until the page is read out), once the
+// controller's page buffers are free (sense_free_i: NEXT has moved) if it has room for the page
+// and ACTIVE's, else once parked (no fork line comes then). The sequencer Reads as soon as the
+// page buffers are free, so the read's sense overlaps the last ACTIVE's service. The scrubber
+// parks the controller until the sequencer has the read (which then parks and holds it itself
+// for the read's own steps). One read in flight.
 `default_nettype none
 `include "flint_assert.svh"
 module flint_refresh_scrub #(
@@ -32,8 +40,9 @@ module flint_refresh_scrub #(
   input  logic [BlockBits:0]   live_blocks_i,
   input  logic [CountBits-1:0] total_i,
   input  logic [CountBits-1:0] done_i,
-  // the burst-buffer controller: idle, parked
+  // the burst-buffer controller: idle, its page buffers free, parked
   input  logic                 bbc_empty_i,
+  input  logic                 sense_free_i,
   input  logic                 parked_i,
   // the fork (its lookup owns the next table's read port; its open page's block is not ours)
   input  logic                 fk_lookup_i,
@@ -46,7 +55,8 @@ module flint_refresh_scrub #(
   input  logic [NextBits-1:0]  nx_rd_i,
   input  logic [BlockBits-1:0] src_rd_i,
   // the page held: logical block, page, S's physical block
-  output logic                 busy_o,         // parked or parking for a page
+  output logic                 busy_o,         // holding a page: parking for it or reading it
+  output logic                 park_o,         // park the controller: until the read is taken
   output logic [BlockBits-1:0] block_o,
   output logic [PageBits-1:0]  page_o,
   output logic [BlockBits-1:0] pblock_o,
@@ -78,8 +88,7 @@ module flint_refresh_scrub #(
     ScIdle  = 4'd0,
     ScFind  = 4'd1,   // reading next[] of the cursor's block
     ScLook  = 4'd2,   // next[] at hand
-    ScPark  = 4'd3,   // waiting for the controller to park
-    ScSrc   = 4'd4,   // src[] of the block at hand next cycle
+    ScPark  = 4'd3,   // parking the controller; src[] of the block at hand from its 2nd cycle
     ScReq   = 4'd5,   // ReadPage of S's page
     ScLines = 4'd6,   // its decoded lines into the program queue, then its answer
     ScDone  = 4'd7
@@ -93,9 +102,19 @@ module flint_refresh_scrub #(
   logic [PaceW-1:0] pace_q;
   logic sc_steal_q;                     // the page is a steal: the controller is busy
   logic fk_near_q;                      // last cycle the fork held a page of the cursor's block
+  logic src_ok_q;                       // in ScPark last cycle too: src_rd_i is of block_o
   logic [31:0] scrubbed_q, poisoned_q;
-  logic idle_enough, all_queued, pq_room, behind, steal_due;
+  logic idle_enough, all_queued, pq_room, pq_room_fk, pq_room_fk2, room_now, behind, steal_due;
+  // Room for the page (a scrub open leaves the fork a slot); room for it even if the fork opens
+  // a page of ACTIVE meanwhile; even if it opens one of ACTIVE and one of NEXT.
   assign pq_room = 32'(pq_occ_i) + 1 < flint_cfg_pkg::ProgqPages;
+  assign pq_room_fk = 32'(pq_occ_i) + 2 < flint_cfg_pkg::ProgqPages;
+  assign pq_room_fk2 = 32'(pq_occ_i) + 3 < flint_cfg_pkg::ProgqPages;
+  // The room the read needs now: parked since last cycle, no fork line to come (the last one
+  // may come in the first parked cycle); page buffers free, a page of ACTIVE's.
+  logic parked_q, no_fork;
+  assign no_fork = parked_i && parked_q;
+  assign room_now = no_fork ? pq_room : sense_free_i ? pq_room_fk : pq_room_fk2;
   assign idle_enough = 32'(idle_q) >= IdleWait;
   assign all_queued = done_i == total_i;
   assign behind = StealPace != 0 && owed_q > done_i;
@@ -114,6 +133,7 @@ module flint_refresh_scrub #(
   assign page_in_o = sc_line_go && 32'(mrd_line_i) == Lines - 1;
   assign req_o = sc_q == ScReq;
   assign busy_o = sc_q != ScIdle && sc_q != ScFind && sc_q != ScLook;
+  assign park_o = sc_q == ScPark || sc_q == ScReq;
 
   always_comb begin
     sc_d = sc_q;
@@ -134,11 +154,15 @@ module flint_refresh_scrub #(
         else if (32'(nx_rd_i) < Pages && !fk_near_q && !fk_near) sc_d = ScPark;
         else sc_d = ScFind;
       end
-      ScPark: if (parked_i) sc_d = ScSrc;
-      // Parked, no fork line comes: the queue's room can only grow now. Without room for the
-      // page the read is not asked for (its lines would wait in the sequencer, and the programs
-      // that make room wait behind the read there): park released, tried again later.
-      ScSrc: sc_d = pq_room ? ScReq : ScIdle;
+      // The read is asked for as soon as the queue keeps room for the page whatever the fork
+      // does until the read's lines are in; parked, no fork line comes and the queue's room can
+      // only grow. Without room for the page then the read is not asked for (its lines would
+      // wait in the sequencer, and the programs that make room wait behind the read there):
+      // park released, tried again later.
+      ScPark: if (src_ok_q) begin
+        if (room_now) sc_d = ScReq;
+        else if (no_fork) sc_d = ScIdle;
+      end
       ScReq: if (go_i) sc_d = ScLines;
       ScLines: if (rsp_i) sc_d = ScDone;
       ScDone: sc_d = (bbc_empty_i && copying_i && done_i + 1'b1 != total_i) ? ScFind : ScIdle;
@@ -153,9 +177,13 @@ module flint_refresh_scrub #(
       sc_q <= ScIdle;
       sc_steal_q <= 1'b0;
       fk_near_q <= 1'b0;
+      src_ok_q <= 1'b0;
+      parked_q <= 1'b0;
     end else begin
       sc_q <= sc_d;
       fk_near_q <= fk_near;
+      src_ok_q <= sc_q == ScPark;
+      parked_q <= parked_i;
       if (sc_q == ScIdle && sc_d == ScFind) sc_steal_q <= !idle_enough;
       if (sc_q == ScDone && sc_d == ScFind) sc_steal_q <= 1'b0;  // idle again: an idle scrub
     end
@@ -175,7 +203,7 @@ module flint_refresh_scrub #(
         end
         cur_q <= (32'(cur_q) + 1 >= 32'(live_blocks_i)) ? '0 : cur_q + 1'b1;
       end
-      if (sc_q == ScSrc) sc_x_q <= src_rd_i;
+      if (sc_q == ScPark) sc_x_q <= src_rd_i;
     end
   end
   // Idle time: cycles the controller has had no request. The pace: a page owed every StealPace
@@ -228,6 +256,11 @@ module flint_refresh_scrub #(
   `FLINT_COVER(c_steal, sc_q == ScPark && sc_steal_q && !bbc_empty_i)
   `FLINT_COVER(c_scrub_park, sc_q == ScPark && parked_i)
   `FLINT_COVER(c_scrub_push, sc_line_go)
-  `FLINT_COVER(c_scrub_no_room, sc_q == ScSrc && !pq_room)
+  `FLINT_COVER(c_scrub_no_room, sc_q == ScPark && no_fork && src_ok_q && !pq_room)
+  `FLINT_COVER(c_scrub_early, sc_q == ScPark && sc_d == ScReq && !sense_free_i)
+  `FLINT_COVER(c_scrub_sense_free, sc_q == ScPark && sc_d == ScReq && sense_free_i && !parked_i)
+  // The read is asked for only with room for its page whatever the fork does.
+  `FLINT_ASSERT_IMPLY(ReadWithRoom, sc_q == ScPark && sc_d == ScReq,
+                      no_fork ? pq_room : sense_free_i ? pq_room_fk : pq_room_fk2)
 endmodule
 `default_nettype wire

@@ -6,9 +6,10 @@
 // program wait for, or steal, a read slot. The maintenance port is the phantom plane's own
 // command path, as its data-in is (din_*; docs/refresh.md, "The phantom's write path"). It
 // carries Program and Erase, and the refresh controller's single-plane page reads (Read and
-// CacheEnd of one page, DataOut of one line), which it issues only while the controller is
-// parked. The die I/O stays one: one data-out in flight a die, whoever issued it, and a line
-// returns to the side that asked for it.
+// CacheEnd of one page, DataOut of one line), which it issues only while the controller has let
+// go of the buffers they use (its page buffers for the Read, its cache buffers for the CacheEnd
+// and the DataOuts: flint_bbc's park). The die I/O stays one: one data-out in flight a die,
+// whoever issued it, and a line returns to the side that asked for it.
 // Port contract with the die (tb: NandDie): the read port's command of a cycle is applied before
 // the maintenance port's; a Program in cycle t sees the data-in beats of the cycles before t.
 `default_nettype none

@@ -246,7 +246,7 @@ module flint_top #(
   );
 
   // --- the burst-buffer controller --------------------------------------------------------------
-  logic bbc_ready, park, parked, bbc_empty, act_new, act_change;
+  logic bbc_ready, park, hold, sense_free, parked, bbc_empty, act_new, act_change;
   logic [BlockBits-1:0] act_lblock, sense_lblock;
   logic [PageBits-1:0] act_page;
   logic [Dies*PhysPl-1:0] res_planes;
@@ -256,7 +256,7 @@ module flint_top #(
   logic [Dies*StW-1:0] fork_status;
   logic [Dies*DataBits-1:0] fork_data;
   logic [Dies-1:0] s_data_valid;
-  logic unused_act_valid;
+  logic act_valid;
   flint_bbc #(
     .Policy (Policy),
     .AddrW  (AddrW),
@@ -289,10 +289,12 @@ module flint_top #(
     .sense_burst_o,
     .sense_lblock_o         (sense_lblock),
     .park_i                 (park),
+    .hold_i                 (hold),
+    .sense_free_o           (sense_free),
     .parked_o               (parked),
     .empty_o                (bbc_empty),
     .res_planes_o           (res_planes),
-    .act_valid_o            (unused_act_valid),
+    .act_valid_o            (act_valid),
     .act_new_o              (act_new),
     .act_change_o           (act_change),
     .act_lblock_o           (act_lblock),
@@ -435,7 +437,10 @@ module flint_top #(
   logic [Dies*LineBits-1:0] rf_sq_rd_line;
   logic rf_park;
   logic [Dies-1:0] sq_park;  // each die's sequencer parks the controller for its reads
+  logic [Dies-1:0] sq_hold;  // and then holds its cache buffers while it reads its page out
+  logic [Dies-1:0] sq_out;   // the sequencer's command is a DataOut
   assign park = rf_park || sq_park != '0;
+  assign hold = sq_hold != '0;
   flint_refresh #(
     .Mode     (Mode),
     .IdleWait (IdleWait),
@@ -454,6 +459,7 @@ module flint_top #(
     .fork_status_i (fork_status),
     .fork_data_i   (fork_data),
     .bbc_empty_i   (bbc_empty),
+    .sense_free_i  (sense_free),
     .parked_i      (parked),
     .res_planes_i  (res_planes),
     .park_o        (rf_park),
@@ -632,6 +638,8 @@ module flint_top #(
       .rsp_ready_i  (s_rsp_ready),
       .rsp_o        (s_rsp),
       .park_o       (sq_park[d]),
+      .hold_o       (sq_hold[d]),
+      .sense_free_i (sense_free),
       .parked_i     (parked),
       .plane_idle_i (die_plane_idle_i[d*PhysPl +: PhysPl]),
       .plane_cache_i(die_plane_cache_i[d*PhysPl +: PhysPl]),
@@ -674,6 +682,15 @@ module flint_top #(
       .die_data_valid_i(die_data_valid_i[d])
     );
     assign nand_din_valid_o[d] = sq_din;
+    assign sq_out[d] = sq_op == CmdW'(flint_pkg::NandCmdDataOut);
+`ifndef SYNTHESIS
+    // The rotation's scrub read parks the controller from the cycle the sequencer takes it (its
+    // plane, the source, has no program or erase then): the scrubber lets its own park go then,
+    // and its queue-room check counts only the fork pages of a parking controller.
+    logic rd_go;
+    assign rd_go = s_req_valid && s_req_ready && s_req.op == flint_pkg::MaintReadPage;
+    `FLINT_ASSERT_IMPLY(ScrubReadParksAtOnce, Mode == 0 && $past(rd_go), sq_park[d])
+`endif
     assign nand_din_data_o[d*LineW +: LineW] = sq_din_data;
   end
 
@@ -695,5 +712,8 @@ module flint_top #(
   `FLINT_ASSERT_IMPLY(NoServiceWhileLoading, load_busy_o, nand_valid_o == '0)
   `FLINT_ASSERT_IMPLY(NoRefreshWhileLoading, load_busy_o,
                       rf_sq_req_valid == '0 && rf_park == 1'b0)
+  // A maintenance data-out reads a cache buffer the controller has let go: it has no ACTIVE
+  // (the sequencer's CacheEnd went while it was parked, and it has moved nothing since).
+  `FLINT_ASSERT_IMPLY(MaintOutNoActive, |(nand_m_valid_o & sq_out), !act_valid)
 endmodule
 `default_nettype wire

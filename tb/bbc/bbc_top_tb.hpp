@@ -81,6 +81,7 @@ class TopBench {
     DriveDies(start_);
     h_.dut().req_valid_i = 0;
     h_.dut().park_i = 0;
+    h_.dut().hold_i = 0;
     h_.Eval();
   }
   NandDie& die(uint32_t d) { return holder_.die(d); }

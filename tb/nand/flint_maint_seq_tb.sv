@@ -58,6 +58,10 @@ module flint_maint_seq_tb #(
   input  logic [LineW-1:0]      die_data_i
 );
   logic m_valid, m_ready, m_dout;
+  // The bench's controller knows one park, the old contract (flint_bbc's is finer): its page
+  // buffers count as free only once parked, and the hold of its cache buffers keeps it parked.
+  logic seq_park, seq_hold;
+  assign park_o = seq_park || seq_hold;
   logic [CmdW-1:0] m_op;
   logic [PPlBits-1:0] m_plane;
   logic [BlockBits-1:0] m_block;
@@ -69,7 +73,7 @@ module flint_maint_seq_tb #(
     .wr_valid_i, .wr_ready_o, .wr_data_i, .wr_poison_i,
     .rd_valid_o, .rd_ready_i, .rd_data_o, .rd_status_o, .rd_line_o, .rd_last_o,
     .rsp_valid_o, .rsp_ready_i, .rsp_o,
-    .park_o, .parked_i,
+    .park_o(seq_park), .hold_o(seq_hold), .sense_free_i(parked_i), .parked_i,
     .plane_idle_i (die_plane_idle_i),
     .plane_cache_i(die_plane_cache_i),
     .plane_fail_i (die_plane_fail_i),

@@ -51,13 +51,14 @@ TEST_CASE("maint_seq: the RTL matches its synthesized netlist", "[nand][maint_se
   const auto pp = static_cast<uint32_t>(cfg.phys_planes);
 
   // Client and controller-side state (offers held until taken, the park, a data-out in flight).
-  bool req_on = false, wr_on = false, parked = false, out = false;
+  bool req_on = false, wr_on = false, sense_free = false, parked = false, out = false;
   uint64_t req = 0;
   auto drive = [&](auto& d) {
     d.rst_ni = 1;
     d.req_valid_i = req_on;
     d.req_i = req;
     d.wr_valid_i = wr_on;
+    d.sense_free_i = sense_free;
     d.parked_i = parked;
   };
   auto zero = [&](auto& d) {
@@ -66,6 +67,7 @@ TEST_CASE("maint_seq: the RTL matches its synthesized netlist", "[nand][maint_se
     d.wr_valid_i = 0;
     d.rd_ready_i = 0;
     d.rsp_ready_i = 0;
+    d.sense_free_i = 0;
     d.parked_i = 0;
     d.dout_valid_i = 0;
     d.m_ready_i = 0;
@@ -132,6 +134,7 @@ TEST_CASE("maint_seq: the RTL matches its synthesized netlist", "[nand][maint_se
     check("rd_valid_o", r.rd_valid_o, n.rd_valid_o);
     check("rsp_valid_o", r.rsp_valid_o, n.rsp_valid_o);
     check("park_o", r.park_o, n.park_o);
+    check("hold_o", r.hold_o, n.hold_o);
     check("m_valid_o", r.m_valid_o, n.m_valid_o);
     check("din_valid_o", r.din_valid_o, n.din_valid_o);
     if (r.rd_valid_o) {
@@ -166,8 +169,10 @@ TEST_CASE("maint_seq: the RTL matches its synthesized netlist", "[nand][maint_se
       ++cmds;
       if (r.m_op_o == 3) out = true;  // NandCmdDataOut
     }
-    // The controller side parks some cycles after it is asked, and stays parked while asked.
-    parked = r.park_o && (parked || coin(rng));
+    // The controller side frees its page buffers some cycles after it is asked and parks some
+    // cycles after that (parked implies sense-free), and stays so while asked.
+    sense_free = r.park_o && (sense_free || coin(rng));
+    parked = sense_free && (parked || coin(rng));
     hr.Tick();
     hn.Tick();
     if (hr.Failed()) diff = "cycle " + std::to_string(hr.cycle()) + ": an RTL assertion failed";
