@@ -349,6 +349,13 @@ PROOFS = [
             Break("halt_strict", "property: claims no ProgramPage is offered anew once the die "
                   "has an error (refuted: a Reloc halt lets queued pages program on, below)",
                   define="STRICT_HALT", steps=22),
+            Break("design_no_halt", "design: an error halts neither the step nor the erase "
+                  "phase's commands (the step's halt and flint_refresh_die's error gate of the "
+                  "erase commands both left out)", define="BREAK_ERR_GATE",
+                  edit=("rtl/refresh/flint_refresh_step.sv",
+                        "    if (err_q) st_d = flint_pkg::RefreshHalt;",
+                        "    if (1'b0) st_d = flint_pkg::RefreshHalt;"),
+                  steps=36),
             Break("design_prog_source", "design: the program engine names the source S instead "
                   "of the phantom P",
                   edit=("rtl/refresh/flint_refresh_copy.sv",

@@ -167,7 +167,11 @@ module flint_refresh_rot_props #(
     .alloc_i(ph == flint_pkg::RefreshAlloc && !err),
     .copy_i(ph == flint_pkg::RefreshCopy && !err),
     .commit_i(ph == flint_pkg::RefreshCommit && !err),
+`ifndef BREAK_ERR_GATE
     .erase_i(ph == flint_pkg::RefreshErase && !err), .idx_i(idx), .live_blocks_i,
+`else  // broken copy (scripts/formal.py, design_no_halt): the die's error gate left out
+    .erase_i(ph == flint_pkg::RefreshErase), .idx_i(idx), .live_blocks_i,
+`endif
     .phantom_i(p), .source_i(s), .ls_i(ls), .tgt_rd_i,
     .rt_mark_i(rt_mark), .rt_alloc_i(rt_alloc), .rt_block_i(rt_b), .rt_pblock_i(rt_y),
     .er_release_i(er_release), .er_bad_i(er_bad), .er_count_i(er_count),
