@@ -321,10 +321,10 @@ PROOFS = [
         files=["rtl/refresh/flint_refresh_step.sv", "rtl/refresh/flint_refresh_copy.sv",
                "rtl/refresh/flint_refresh_cmd.sv", "tb/formal/flint_refresh_rot_props.sv"],
         params={"Settle": 1},
-        prop="only the phantom is programmed or erased: a ProgramPage names P, in the copy phase "
-             "before any commit; an EraseBlock names S (not P), a live block of S once a step, "
-             "after the step's last commit; P becomes S only when the erase ends; nothing to the "
-             "sequencer while off or halted",
+        prop="only the phantom is programmed or erased: a ProgramPage names P, from the copy "
+             "phase (or its halt) before any commit; an EraseBlock names S (not P), a live block "
+             "of S once a step, after the step's last commit; P becomes S only when the erase "
+             "ends; no program or erase before enable, no erase offered anew after an error",
         taps={"tap_pg": "u_copy.pg_q", "tap_rt": "u_copy.rt_q", "tap_er": "u_copy.er_q",
               "tap_er_bad": "u_copy.er_bad_q", "tap_hold": "u_copy.rq_hold_q",
               "tap_sel": "u_copy.rq_sel_q",
@@ -347,7 +347,7 @@ PROOFS = [
             Break("no_reset", "assumption dropped: no reset in the first cycle",
                   drop_assume="DROP_RESET_ASSUME", steps=4),
             Break("halt_strict", "property: claims no ProgramPage is offered anew once the die "
-                  "has an error (refuted: a Reloc halt lets queued pages program on, below)",
+                  "has an error (refuted: a Reloc halt lets queued pages program on: docs/formal.md)",
                   define="STRICT_HALT", steps=22),
             Break("design_no_halt", "design: an error halts neither the step nor the erase "
                   "phase's commands (the step's halt and flint_refresh_die's error gate of the "
