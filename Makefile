@@ -32,8 +32,8 @@ help:
 	@echo "make bench            benchmarks; results into $(BUILD)/bench and docs/bench.md"
 	@echo "make synth            Yosys synthesis of every block at small (area per module)"
 	@echo "make formal           proofs by induction (Yosys sat) of FIFO, arbiter, CRQ bank, program queue,"
-	@echo "                      read counters, relocation table, each with broken-copy checks; table,"
-	@echo "                      counterexample VCDs"
+	@echo "                      read counters, relocation table, the refresh rotation's program/erase"
+	@echo "                      targets, each with broken-copy checks; table, counterexample VCDs"
 	@echo "                      (docs/formal.md)"
 	@echo "make fuzz             libFuzzer on the trace and hints parsers and the Verilated CRQ bank,"
 	@echo "                      FUZZ_SECONDS=$(FUZZ_SECONDS) each; new inputs into tb/fuzz/corpus -> docs/fuzz.md"
@@ -119,7 +119,7 @@ rtl-paper: configure
 	  --config paper --model qwen3-235b-a22b --batch 1 --load mount \
 	  --gen-args "--order cta --jitter 0 --layer 1"
 
-# Formal proofs by k-induction at tiny parameters (docs/formal.md): under 2 minutes; no build needed,
+# Formal proofs by k-induction at tiny parameters (docs/formal.md): about 3 minutes; no build needed,
 # only the generated config packages. PROOF=name runs one (scripts/formal.py --list).
 formal: configure
 	@python3 scripts/formal.py --gen $(BUILD)/gen --out $(BUILD)/formal $(PROOF)
