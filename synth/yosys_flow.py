@@ -118,7 +118,8 @@ def write_script(gen, cfg, mod, out, glue=()):
     text = TEMPLATE.read_text()
     head, rest = text.split("#@MAP\n")
     block, tail = rest.split("#@END\n")
-    files = [gen / cfg / "flint_cfg_pkg.sv", RTL / "flint_pkg.sv"]
+    # The BCH matrices' package (scripts/gen_bch.py) is config-independent: gen/, not gen/<cfg>/.
+    files = [gen / cfg / "flint_cfg_pkg.sv", gen / "flint_bch_pkg.sv", RTL / "flint_pkg.sv"]
     reads = [f"read_verilog -sv {f}" for f in files]
     reads += [f"read_verilog -sv -I{RTL / 'common'} {m}" for m in
               sorted(RTL.rglob("flint_*.sv")) if m.name != "flint_pkg.sv"]

@@ -98,11 +98,10 @@ class Bench {
     return out;
   }
 
-  // The encoder against the model for `data`, and the syndrome unit on the RTL's codeword
-  // {data, parity}: zero. Records the first mismatch.
+  // The encoder against the model for `data`, and the syndrome unit on the model's codeword
+  // {data, parity} in the same evaluation: zero. Records the first mismatch.
   void CheckEncode(const m::BchBits& data, const std::string& what) {
     const m::BchBits want = code_.Parity(data);
-    // The codeword the RTL's parity makes (the model's layout: parity low, data high).
     const Out first = Apply(data, Codeword(data, want));
     if (first.parity != want) {
       Fail(what + ": parity " + Hex(first.parity) + ", model " + Hex(want) + ", data " + Hex(data));
