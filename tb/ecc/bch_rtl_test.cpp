@@ -11,6 +11,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "Vbch.h"
@@ -30,7 +31,7 @@ const m::BchCode& LineCode() {
 // A model bit vector (64-bit words) onto a Verilated wide port (32-bit words), and back.
 template <class Port>
 void Put(Port& port, const m::BchBits& v) {
-  constexpr size_t kWords = sizeof(port.m_storage) / sizeof(port.m_storage[0]);
+  constexpr size_t kWords = std::extent_v<decltype(port.m_storage)>;
   for (size_t w = 0; w < kWords; ++w) {
     const size_t src = w / 2;
     port.at(w) = src < v.size() ? static_cast<uint32_t>(v[src] >> (32 * (w % 2))) : 0u;
@@ -56,7 +57,7 @@ std::string Hex(const m::BchBits& v) {
 // The model's odd syndromes packed as the RTL's syn_o: S_(2s+1) at bits [s*m, s*m + m).
 m::BchBits OddSyndromes(const m::BchCode& code, const m::BchBits& word) {
   const std::vector<uint32_t> s = code.Syndromes(word);
-  m::BchBits packed(m::BchWords(code.t() * code.m()), 0);
+  m::BchBits packed(m::BchWords(size_t{code.t()} * code.m()), 0);
   for (unsigned k = 0; k < code.t(); ++k) {
     for (unsigned b = 0; b < code.m(); ++b) {
       if ((s[2 * k + 1] >> b) & 1u) m::BchFlip(&packed, k * code.m() + b);
@@ -87,12 +88,14 @@ class Bench {
     REQUIRE(sizeof(d.code_i) * 8 < code_.code_bits() + 32);
   }
 
-  Out Apply(const m::BchBits& data, const m::BchBits& word) {
+  // `data` to the encoder, `word` to the syndrome unit, in the same evaluation.
+  Out Apply(const m::BchBits& data,  // NOLINT(bugprone-easily-swappable-parameters)
+            const m::BchBits& word) {
     auto& d = h_.dut();
     Put(d.data_i, data);
     Put(d.code_i, word);
     h_.Eval();
-    Out out{Get(d.enc_parity_o, code_.parity_bits()), Get(d.syn_o, code_.t() * code_.m()),
+    Out out{Get(d.enc_parity_o, code_.parity_bits()), Get(d.syn_o, size_t{code_.t()} * code_.m()),
             d.syn_zero_o != 0};
     h_.Tick();
     return out;
