@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """FuseSoC generator (flint:flint:cfg_gen): the config package flint_cfg_pkg for one of
-configs/*.toml, made by scripts/gen_config.py (the one source of truth), as a generated core.
+configs/*.toml, made by scripts/gen_config.py (the one source of truth), and the BCH matrices'
+package flint_bch_pkg (scripts/gen_bch.py), as a generated core.
 
 usage: fusesoc_cfg.py INPUT.yml
 FuseSoC calls it so, in the generator's work folder; INPUT.yml names the core to write (vlnv)
-and the parameters ({config: small}). Writes <config>/flint_cfg_pkg.sv and flint_cfg.core there.
+and the parameters ({config: small}). Writes <config>/flint_cfg_pkg.sv, flint_bch_pkg.sv and flint_cfg.core there.
 """
 import pathlib
 import subprocess
@@ -28,9 +29,14 @@ def main():
     subprocess.run([sys.executable, str(ROOT / "scripts" / "gen_config.py"), "--configs",
                     str(ROOT / "configs"), "--out", str(out)], check=True,
                    stdout=subprocess.DEVNULL)
+    # The BCH line code's matrices (scripts/gen_bch.py), the other generated package: the same
+    # at every config, so it rides in this core rather than in one of its own.
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "gen_bch.py"), "--out", str(out)],
+                   check=True, stdout=subprocess.DEVNULL)
     core = {"name": gin["vlnv"],
-            "description": f"flint_cfg_pkg for configs/{config}.toml (generated)",
-            "filesets": {"rtl": {"files": [f"{config}/flint_cfg_pkg.sv"],
+            "description": f"flint_cfg_pkg for configs/{config}.toml and flint_bch_pkg "
+                           "(generated)",
+            "filesets": {"rtl": {"files": [f"{config}/flint_cfg_pkg.sv", "flint_bch_pkg.sv"],
                                  "file_type": "systemVerilogSource"}},
             "targets": {"default": {"filesets": ["rtl"]}}}
     (out / "flint_cfg.core").write_text("CAPI=2:\n" + yaml.safe_dump(core, sort_keys=False))
