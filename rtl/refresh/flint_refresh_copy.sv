@@ -21,7 +21,9 @@
 //            first, then erase, then program, a request held until taken. Each engine has one
 //            transaction in flight and its tag names it, so every answer goes back to its engine.
 // A second program failure while one is being retired, a table refusing a retirement, and an
-// answer refusing an address are reported (the parent halts).
+// answer refusing an address are reported (the parent halts). Halted (halt_i), the program
+// engine offers no ProgramPage anew and drops the queued pages (one already offered stays until
+// taken), so a halted die is quiet whatever the error (docs/formal.md, "Found").
 `default_nettype none
 `include "flint_assert.svh"
 module flint_refresh_copy #(
@@ -37,6 +39,7 @@ module flint_refresh_copy #(
   // the rotation: phantom and source planes
   input  logic [PPlBits-1:0]       phantom_i,
   input  logic [PPlBits-1:0]       source_i,
+  input  logic                     halt_i,       // the die has halted (err_o): programs stop
   // the scrubber's ReadPage (S's block and page), taken (go), answered (rsp)
   input  logic                     sc_req_i,
   input  logic [BlockBits-1:0]     sc_pblock_i,
@@ -131,8 +134,18 @@ module flint_refresh_copy #(
   logic [PageBits-1:0] pg_page_q;
   logic pg_pend_q;
   logic [31:0] programmed_q, erased_q;
+  // The port's request choice (below), declared here: a halt leaves a held program request be.
+  typedef enum logic [1:0] {
+    RqScrub = 2'd0,
+    RqErase = 2'd1,
+    RqProg  = 2'd2
+  } req_sel_e;
+  req_sel_e rq_sel, rq_sel_q;
+  logic rq_hold_q, req_go;
   logic pg_req, pg_go, pg_beat_go, pg_fail, pg_drop, pg_dropped;
-  assign pg_req = pg_q == PgReq;
+  // Halted: no ProgramPage is offered anew (one already offered stays until taken, the
+  // handshake) and the queued pages are dropped, as when no retirement is possible.
+  assign pg_req = pg_q == PgReq && !halt_i;
   assign mwr_valid_o = pg_q == PgBeats && pq_valid_i;
   assign mwr_data_o = pq_data_i[DataBits-1:0];
   assign mwr_poison_o = pq_data_i[DataBits];
@@ -146,7 +159,9 @@ module flint_refresh_copy #(
       PgIdle: if (pq_valid_i) pg_d = PgTgt;
       PgTgt: pg_d = PgWait;
       PgWait: if (!pg_pend_q) pg_d = pg_drop ? PgDrop : PgReq;
-      PgReq: if (pg_go) pg_d = PgBeats;
+      PgReq:
+        if (pg_go) pg_d = PgBeats;
+        else if (halt_i && !(rq_hold_q && rq_sel_q == RqProg)) pg_d = PgDrop;
       PgBeats: if (pg_beat_go && pq_last_i) pg_d = PgIdle;
       PgDrop: if (pg_dropped) pg_d = PgIdle;
       default: pg_d = PgIdle;
@@ -217,7 +232,7 @@ module flint_refresh_copy #(
     endcase
   end
   // The head page is dropped if it is of the block being retired (or if retiring failed).
-  assign pg_drop = rt_q == RtDead || (rt_q != RtIdle && pg_b_q == rt_b_q);
+  assign pg_drop = rt_q == RtDead || halt_i || (rt_q != RtIdle && pg_b_q == rt_b_q);
   // The pages of the block counted as copied: those up to the failed one, and each dropped.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -306,13 +321,6 @@ module flint_refresh_copy #(
   assign erased_o = erased_q;
 
   // --- requests to the sequencer: scrubber, then erase, then program; held once offered -------
-  typedef enum logic [1:0] {
-    RqScrub = 2'd0,
-    RqErase = 2'd1,
-    RqProg  = 2'd2
-  } req_sel_e;
-  req_sel_e rq_sel, rq_sel_q;
-  logic rq_hold_q, req_go;
   always_comb begin
     rq_sel = sc_req_i ? RqScrub : (er_req ? RqErase : RqProg);
     if (rq_hold_q) rq_sel = rq_sel_q;

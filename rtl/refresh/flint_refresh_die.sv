@@ -232,7 +232,7 @@ module flint_refresh_die #(
   logic [CountBits-1:0] rt_undo;
   flint_refresh_copy u_copy (
     .clk_i, .rst_ni,
-    .phantom_i(p_q), .source_i(s_q),
+    .phantom_i(p_q), .source_i(s_q), .halt_i(err_o),
     .sc_req_i(sc_req), .sc_pblock_i(sc_x), .sc_page_i(sc_p), .sc_go_o(sc_go), .sc_rsp_o(sc_rsp),
     .pq_valid_i(pq_valid), .pq_ready_o(pq_ready), .pq_block_i(pq_block), .pq_page_i(pq_page),
     .pq_last_i(pq_last), .pq_data_i(pq_data), .tgt_rd_i(tgt_rd), .pg_idle_o(pg_idle),

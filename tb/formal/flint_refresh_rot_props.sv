@@ -16,9 +16,9 @@
 //       only in the erase phase: after all Blocks block indices of the step were committed (the
 //       Settle cycles and the vacate wait in between); P moves only when the erase phase ends,
 //       and then to S (S becomes the phantom once vacated and erased);
-//   (c) no program or erase while the die is off; once the die has an error (err_o) no erase is
-//       offered anew (one offered before stays until taken: the handshake). The same for a
-//       program is NOT true (`STRICT_HALT`, refuted: docs/formal.md, "Found").
+//   (c) no program or erase while the die is off; once the die has an error (err_o) no program
+//       or erase is offered anew (one offered before stays until taken: the handshake). The
+//       program half holds since the copy engine's halt_i (docs/formal.md, "Found").
 // Environment (assumed; each is a contract of a block outside the scope; docs/formal.md says
 // where each is checked):
 //   - reset in the first cycle; one load: once enabled the die stays enabled, live_blocks_i
@@ -136,7 +136,7 @@ module flint_refresh_rot_props #(
   logic [31:0] programmed, erased, retired_prog, retired_erase;
   flint_refresh_copy u_copy (
     .clk_i, .rst_ni,
-    .phantom_i(p), .source_i(s),
+    .phantom_i(p), .source_i(s), .halt_i(err),
     .sc_req_i, .sc_pblock_i(sc_x_i), .sc_page_i(sc_p_i), .sc_go_o(sc_go), .sc_rsp_o(sc_rsp),
     .pq_valid_i, .pq_ready_o(pq_ready), .pq_block_i, .pq_page_i,
     .pq_last_i, .pq_data_i, .tgt_rd_i, .pg_idle_o(pg_idle),
@@ -364,11 +364,7 @@ module flint_refresh_rot_props #(
       // (c) No program or erase offered while the die is off; once halted none is offered anew
       // (one offered before stays until taken: the handshake).
       if (is_prog || is_erase || mwr_valid) assert (ph != flint_pkg::RefreshOff);
-`ifdef STRICT_HALT
       if ((is_prog || is_erase) && !req_held_q) assert (!err && ph != flint_pkg::RefreshHalt);
-`else
-      if (is_erase && !req_held_q) assert (!err && ph != flint_pkg::RefreshHalt);
-`endif
     end
   end
 
