@@ -69,6 +69,14 @@ package flint_pkg;
     RefreshErrNoSpare = 3'd5   // a block to copy into found the phantom plane without a free
                                // good block (its bad blocks took the room: docs/refresh.md Q4)
   } refresh_err_e;
+
+  // Why a model load stopped (err_code_o of flint_loader; LoadErrNone while err_o is low).
+  typedef enum logic [1:0] {
+    LoadErrNone    = 2'd0,
+    LoadErrBursts  = 2'd1,  // more bursts than the stack holds: refused before anything is written
+    LoadErrErase   = 2'd2,  // an erase of the load's blocks failed
+    LoadErrProgram = 2'd3   // a program of the load's pages failed
+  } load_err_e;
   localparam int unsigned RefreshErrWidth = 3;
 
   // The phase of a FLINT refresh die's step (flint_refresh_step; phase_o of flint_refresh_die,

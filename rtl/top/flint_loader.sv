@@ -71,7 +71,7 @@ module flint_loader #(
   output logic [BurstBits:0]        progress_o,    // bursts streamed so far
   output logic [63:0]               cycles_o,      // start to done
   output logic                      err_o,
-  output logic [1:0]                err_code_o,    // 1 too many bursts, 2 erase, 3 program fail
+  output logic [1:0]                err_code_o,    // flint_pkg::load_err_e
   output logic [DieBits-1:0]        err_die_o,
   output logic [PPlBits-1:0]        err_plane_o,
   output logic [BlockBits-1:0]      err_block_o,
@@ -126,7 +126,7 @@ module flint_loader #(
   logic mount_q;                         // this load is a mount: BTT entries only
   logic [63:0] cyc_q;
   logic err_q;
-  logic [1:0] code_q;
+  flint_pkg::load_err_e code_q;
   logic [DieBits-1:0] edie_q;
   logic [PPlBits-1:0] eplane_q;
   logic [BlockBits-1:0] eblock_q;
@@ -286,7 +286,7 @@ module flint_loader #(
       mount_q <= 1'b0;
       cyc_q <= '0;
       err_q <= 1'b0;
-      code_q <= '0;
+      code_q <= flint_pkg::LoadErrNone;
       sent_q <= 1'b0;
       held_q <= '0;
       tag_q <= '0;
@@ -317,7 +317,8 @@ module flint_loader #(
         eblk_q <= '0;
         epl_q <= '0;
         err_q <= n_bursts_i > (BurstBits + 1)'(Bursts);
-        code_q <= (n_bursts_i > (BurstBits + 1)'(Bursts)) ? 2'd1 : 2'd0;
+        code_q <= (n_bursts_i > (BurstBits + 1)'(Bursts)) ? flint_pkg::LoadErrBursts
+                                                           : flint_pkg::LoadErrNone;
         edie_q <= '0;
         eplane_q <= '0;
         eblock_q <= '0;
@@ -337,7 +338,7 @@ module flint_loader #(
       if (fail_seen && !err_q) begin
         // The first failure: its die, plane and (a program's) block and page.
         err_q <= 1'b1;
-        code_q <= fail_erase ? 2'd2 : 2'd3;
+        code_q <= fail_erase ? flint_pkg::LoadErrErase : flint_pkg::LoadErrProgram;
         edie_q <= fdie;
         eplane_q <= fplane;
         if (!fail_erase) begin
