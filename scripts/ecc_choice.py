@@ -40,6 +40,9 @@ import subprocess
 import sys
 import tomllib
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from gen_ecc import solve  # noqa: E402  (the RBER at which an increasing f meets the target)
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs/ecc.md"
 HEADER = ROOT / "model/nand/reliability.hpp"
@@ -135,18 +138,6 @@ def tail(n, k, p):
         if j > n * p and term < total * 1e-18:
             break
     return total
-
-
-def solve(f, target):
-    """The p with f(p) == target, f increasing in p; bisection on log10 p in [1e-15, 0.1]."""
-    lo, hi = -15.0, -1.0
-    for _ in range(200):
-        mid = (lo + hi) / 2
-        if f(10 ** mid) > target:
-            hi = mid
-        else:
-            lo = mid
-    return 10 ** lo
 
 
 def coset_parity_bits(m, t):
