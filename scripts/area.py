@@ -140,6 +140,8 @@ def logic_copies(module, cfg, have_top, root_copies):
         return 1
     if module in root_copies:
         return root_copies[module]
+    if module in structures.PER_DIE_LOGIC:
+        return cfg["config"]["dies"]
     _, part = yosys_flow.structure_of(module)
     return part["copies"](cfg, []) if part else 1
 
