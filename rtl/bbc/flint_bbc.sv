@@ -31,12 +31,12 @@
 // maintenance read may sense a page of its own while ACTIVE is still served), parked_o that the
 // cache buffers hold nothing of ours either (it may move the page to a cache buffer and read it
 // out; ACTIVE is released in the first such cycle, when its last line's data may still be
-// returning and forking). hold_i: move nothing into the cache buffers (no CacheRead or CacheEnd); with park_i low
-// the pick is still sensed into the page buffers, so the maintenance read's data-outs overlap
-// the refill of the pipeline. Requests keep queueing meanwhile. res_planes_o
-// names the physical planes whose buffers hold ACTIVE or NEXT (a vacated plane is erased only
-// once it is out of them). The fork port gives every decoded line as the NAND returns it, with
-// ACTIVE's logical block and page.
+// returning and forking). hold_i: move nothing into the cache buffers (no CacheRead or
+// CacheEnd); with park_i low the pick is still sensed into the page buffers, so the maintenance
+// read's data-outs overlap the refill of the pipeline. Requests keep queueing meanwhile.
+// res_planes_o names the physical planes whose buffers hold ACTIVE or NEXT (a vacated plane is
+// erased only once it is out of them). The fork port gives every decoded line as the NAND
+// returns it, with ACTIVE's logical block and page.
 `default_nettype none
 `include "flint_assert.svh"
 module flint_bbc #(

@@ -161,7 +161,7 @@ module flint_refresh_die_tb #(
     .nand_m_offset_o, .nand_m_nbytes_o, .nand_din_valid_o, .nand_din_data_o,
     .die_data_valid_i, .die_data_i);
   logic unused_tb;
-  assign unused_tb = ^{unused_rc_rsp_ready, unused_evt_ready, unused_sn_valid, unused_alarm, unused_sn_plane,
-                       unused_sn_block, unused_poisoned, unused_limit};
+  assign unused_tb = ^{unused_rc_rsp_ready, unused_evt_ready, unused_sn_valid, unused_alarm,
+                       unused_sn_plane, unused_sn_block, unused_poisoned, unused_limit};
 endmodule
 `default_nettype wire
