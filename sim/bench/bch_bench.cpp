@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "model/ecc/bch.hpp"
+#include "sim/tools/cli.hpp"
 #include "verif/bench_report.hpp"
 
 namespace {
@@ -94,17 +95,11 @@ void EncodeLoop(const m::BchCode& code, double seconds, std::vector<Result>* out
 int main(int argc, char** argv) {
   std::string out_path;
   double seconds = 0.4;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--out" && i + 1 < argc) {
-      out_path = argv[++i];
-    } else if (a == "--seconds" && i + 1 < argc) {
-      seconds = std::stod(argv[++i]);
-    } else {
-      std::fprintf(stderr, "usage: %s [--out FILE] [--seconds S]\n", argv[0]);
-      return 2;
-    }
-  }
+  flint::cli::Cli cli("bench_bch", "[options]",
+                      "Host speed of the BCH golden model on the 128 B line code.");
+  cli.Text("--out", "FILE", "also write the results as JSON to FILE", &out_path)
+      .Number("--seconds", "S", "time per measurement", &seconds, 1e-3);
+  cli.Parse(argc, argv);
   const m::BchCode code(m::kLineBchM, m::kLineBchT, m::kLineBchDataBits);
   std::vector<Result> results;
   EncodeLoop(code, seconds, &results);

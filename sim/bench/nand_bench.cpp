@@ -19,6 +19,7 @@
 
 #include "flint_config.hpp"
 #include "model/nand/nand_die.hpp"
+#include "sim/tools/cli.hpp"
 #include "verif/bench_report.hpp"
 
 namespace {
@@ -177,19 +178,15 @@ void PrintRberTable() {
 int main(int argc, char** argv) {
   std::string out_path;
   double seconds = 0.4;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--out" && i + 1 < argc) {
-      out_path = argv[++i];
-    } else if (a == "--seconds" && i + 1 < argc) {
-      seconds = std::stod(argv[++i]);
-    } else if (a == "--rber-table") {
-      PrintRberTable();
-      return 0;
-    } else {
-      std::fprintf(stderr, "usage: %s [--out FILE] [--seconds S] [--rber-table]\n", argv[0]);
-      return 2;
-    }
+  bool rber_table = false;
+  flint::cli::Cli cli("bench_nand", "[options]", "Host speed of the NAND die model.");
+  cli.Text("--out", "FILE", "also write the results as JSON to FILE", &out_path)
+      .Number("--seconds", "S", "time per measurement", &seconds, 1e-3)
+      .Switch("--rber-table", "print the die model's RBER table and exit", &rber_table);
+  cli.Parse(argc, argv);
+  if (rber_table) {
+    PrintRberTable();
+    return 0;
   }
   std::vector<Result> results;
   for (const Config* cfg : {&flint::kSmallConfig, &flint::kPaperConfig}) {
