@@ -122,6 +122,8 @@ module flint_bbc #(
   output logic                         act_change_o,     // ACTIVE is released this cycle
   output logic [BlockBits-1:0]         act_lblock_o,
   output logic [PageBits-1:0]          act_page_o,
+  // fork: a die's decoded lines; the data and status are the decode of that die's die_data_i in
+  // every cycle (flint_bbc_die), which the die's maintenance sequencer uses too
   output logic [Dies-1:0]              fork_valid_o,
   output logic [Dies*LPlBits-1:0]      fork_lplane_o,
   output logic [Dies*LineBits-1:0]     fork_line_o,

@@ -94,7 +94,9 @@ module flint_bbc_die #(
   output logic [IdBits-1:0]           rsp_id_o,
   output logic [flint_pkg::StatusWidth-1:0] rsp_status_o,  // a flint_pkg::status_e value
   output logic [DataBits-1:0]         rsp_data_o,
-  // fork: every decoded line as the NAND returns it (no ready)
+  // fork: every decoded line as the NAND returns it (no ready). fork_data_o and fork_status_o
+  // are the decode of die_data_i in every cycle, whoever asked for the data: the die's
+  // maintenance sequencer takes its lines from them too (flint_top), so a die has one decoder.
   output logic                        fork_valid_o,
   output logic [LPlBits-1:0]          fork_lplane_o,
   output logic [LineBits-1:0]         fork_line_o,

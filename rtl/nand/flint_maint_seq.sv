@@ -8,11 +8,16 @@
 //                buffer once the controller's page buffers are free (sense_free_i: it may still
 //                be serving ACTIVE from the cache buffers), CacheEnd once the sense is done and
 //                the controller is parked (parked_i: its cache buffers are free too), then a
-//                DataOut a line; each line comes back SEC-DED decoded (flint_ecc_cl_dec) with its
-//                status on rd_*, in line order. The park is released with the CacheEnd: from then
-//                on the sequencer needs only the plane's cache buffer and the die I/O, and holds
-//                them (hold_o: the controller moves nothing into its cache buffers, but may sense
-//                its next burst meanwhile) until the last line's data is back from the die.
+//                DataOut a line; each line comes back SEC-DED decoded (by the die's one line
+//                decoder on its data-out, which the burst-buffer controller's read path has:
+//                dout_data_i, dout_status_i) and leaves with its status on rd_*, in line order:
+//                with OutDepth 0 in the cycle it is back (a DataOut goes only while the client
+//                holds rd_ready_i, and it holds it until the line is back), else through an
+//                OutDepth-line FIFO the client may back-pressure. The park is released with the
+//                CacheEnd: from then on the sequencer needs only the plane's cache buffer and the
+//                die I/O, and holds them (hold_o: the controller moves nothing into its cache
+//                buffers, but may sense its next burst meanwhile) until the last line's data is
+//                back from the die.
 //                Response status: the worst line (OK, CORRECTED, UNCORRECTABLE).
 //                A read waits for its plane's slot to be free before it parks.
 //   ProgramPage  wait for the plane to be idle (slot free), take the page's ClPerPage lines on
@@ -35,7 +40,7 @@
 // distinct (asserted), so every response names its request.
 // Latency (cycles, no back-pressure): ReadPage 1 (accept) + park (the Read goes in the first
 // cycle the page buffers are free) + tR + xfer + the
-// lines' data-outs (ClImageBytes / die I/O rate each, OutDepth lines in flight) + 1 to the
+// lines' data-outs (ClImageBytes / die I/O rate each, one in flight) + 1 to the
 // response; ProgramPage 1 + 1 + ClPerPage beats + 1 + tPROG + 1; EraseBlock 1 + 1 + tERASE + 1.
 `default_nettype none
 `include "flint_assert.svh"
@@ -44,7 +49,9 @@ module flint_maint_seq #(
   parameter int unsigned Blocks   = flint_cfg_pkg::Blocks,
   parameter int unsigned Pages    = flint_cfg_pkg::Pages,
   parameter int unsigned Lines    = flint_cfg_pkg::ClPerPage,
-  parameter int unsigned OutDepth = 2,  // decoded lines buffered: data-outs in flight + held
+  // decoded lines buffered: 0 = none, the client takes each line as it comes back (flint_top's
+  // clients do: their program queue has the room before they ask); >= 2 = a FIFO
+  parameter int unsigned OutDepth = 0,
   // do not override
   localparam int unsigned PPlBits  = (PhysPl > 1) ? $clog2(PhysPl) : 1,
   localparam int unsigned BlkBits  = (Blocks > 1) ? $clog2(Blocks) : 1,
@@ -99,11 +106,12 @@ module flint_maint_seq #(
   output logic [LineBits-1:0]    m_line_o,
   output logic                   din_valid_o,
   output logic [LineW-1:0]       din_data_o,
+  // a data-out's line back, decoded: the die's line decoder sits on the die's data-out, which
+  // the controller and the sequencer share (flint_top: the controller's, flint_bbc fork_data_o)
   input  logic                   dout_valid_i,
-  input  logic [LineW-1:0]       dout_data_i
+  input  logic [DataBits-1:0]    dout_data_i,
+  input  logic [flint_pkg::StatusWidth-1:0] dout_status_i  // a flint_pkg::status_e value
 );
-  localparam int unsigned Words = DataBits / 64;
-  localparam int unsigned CntBits = $clog2(OutDepth + 1);
   localparam logic [CmdW-1:0] OpRead    = CmdW'(flint_pkg::NandCmdRead);
   localparam logic [CmdW-1:0] OpEnd     = CmdW'(flint_pkg::NandCmdCacheEnd);
   localparam logic [CmdW-1:0] OpOut     = CmdW'(flint_pkg::NandCmdDataOut);
@@ -155,55 +163,71 @@ module flint_maint_seq #(
   assign bad_addr = 32'(req_i.plane) >= PhysPl || 32'(req_i.block) >= Blocks ||
                     (req_i.op != flint_pkg::MaintEraseBlock && 32'(req_i.page) >= Pages);
 
-  // --- read-out: decoded lines into a small FIFO, credits for the data-outs in flight ----------
-  logic [DataBits-1:0] dec_in, dec_out;
-  logic [Words*8-1:0] dec_chk;
-  flint_pkg::status_e dec_st;
-  logic [Words-1:0] unused_wc, unused_wu;
+  // --- read-out: decoded lines to the client, straight (OutDepth 0) or through a FIFO -----------
+  localparam int unsigned StW = flint_pkg::StatusWidth;
+  localparam logic [StW-1:0] StOk   = StW'(flint_pkg::StatusOk);
+  localparam logic [StW-1:0] StCorr = StW'(flint_pkg::StatusCorrected);
+  localparam logic [StW-1:0] StUe   = StW'(flint_pkg::StatusUncorrectable);
+  flint_pkg::status_e dout_st;     // the decoder's status: OK, CORRECTED or UNCORRECTABLE
   always_comb begin
-    for (int unsigned w = 0; w < Words; w++) begin
-      dec_in[w*64 +: 64] = dout_data_i[w*72 +: 64];
-      dec_chk[w*8 +: 8] = dout_data_i[w*72+64 +: 8];
-    end
-  end
-  flint_ecc_cl_dec #(.Words(Words)) u_dec (
-    .data_i(dec_in), .check_i(dec_chk), .data_o(dec_out), .status_o(dec_st),
-    .word_corrected_o(unused_wc), .word_uncorrectable_o(unused_wu));
-  logic [1:0] dec_code;  // the line's status as two bits in the FIFO (OK, CORRECTED, UE)
-  always_comb begin
-    unique case (dec_st)
-      flint_pkg::StatusCorrected:     dec_code = 2'd1;
-      flint_pkg::StatusUncorrectable: dec_code = 2'd2;
-      default:                        dec_code = 2'd0;
+    unique case (dout_status_i)
+      StCorr:  dout_st = flint_pkg::StatusCorrected;
+      StUe:    dout_st = flint_pkg::StatusUncorrectable;
+      default: dout_st = flint_pkg::StatusOk;
     endcase
   end
-  logic fifo_in_ready;
-  logic [DataBits+1:0] fifo_out;
-  logic [CntBits-1:0] fifo_used;
-  flint_fifo #(.Width(DataBits + 2), .Depth(OutDepth)) u_lines (
-    .clk_i, .rst_ni,
-    .in_valid_i (dout_valid_i),
-    .in_ready_o (fifo_in_ready),
-    .in_data_i  ({dec_code, dec_out}),
-    .out_valid_o(rd_valid_o),
-    .out_ready_i(rd_ready_i),
-    .out_data_o (fifo_out),
-    .usage_o    (fifo_used)
-  );
-  assign rd_data_o = fifo_out[DataBits-1:0];
-  always_comb begin
-    unique case (fifo_out[DataBits +: 2])
-      2'd1:    rd_status_o = flint_pkg::StatusCorrected;
-      2'd2:    rd_status_o = flint_pkg::StatusUncorrectable;
-      default: rd_status_o = flint_pkg::StatusOk;
-    endcase
-  end
-  logic [LineBits-1:0] rd_line_q;  // line number of the FIFO's head
+  logic [LineBits-1:0] rd_line_q;  // line number of the next line out on rd_*
   assign rd_line_o = rd_line_q;
   assign rd_last_o = 32'(rd_line_q) == Lines - 1;
   logic inflight_q;                // a DataOut issued, its data not back yet
-  logic credit;                    // room for one more line: buffered + in flight < OutDepth
-  assign credit = 32'(fifo_used) + 32'(inflight_q) < OutDepth;
+  logic credit;                    // room for the line of one more DataOut
+  logic line_room;                 // where a returning line goes (asserted: it always has room)
+  if (OutDepth == 0) begin : g_pass
+    // No buffer: a line leaves on rd_* in the cycle its data is back, decoded on the way. The
+    // client asks for it by holding rd_ready_i: a DataOut goes only while rd_ready_i is high,
+    // and the client keeps it high until that line is back (ClientReadyForLine). One line in
+    // flight; the next DataOut may go in the cycle the previous line comes back.
+    assign rd_valid_o = dout_valid_i;
+    assign rd_data_o = dout_data_i;
+    assign rd_status_o = dout_st;
+    assign credit = rd_ready_i && (!inflight_q || dout_valid_i);
+    assign line_room = rd_ready_i;
+  end else begin : g_fifo
+    // OutDepth decoded lines in a FIFO ({status code, data}); a DataOut goes only while the
+    // lines buffered plus the one in flight leave room, so the client may back-pressure freely.
+    localparam int unsigned CntBits = $clog2(OutDepth + 1);
+    logic [1:0] dec_code;  // the line's status as two bits (OK, CORRECTED, UE)
+    always_comb begin
+      unique case (dout_st)
+        flint_pkg::StatusCorrected:     dec_code = 2'd1;
+        flint_pkg::StatusUncorrectable: dec_code = 2'd2;
+        default:                        dec_code = 2'd0;
+      endcase
+    end
+    logic fifo_in_ready;
+    logic [DataBits+1:0] fifo_out;
+    logic [CntBits-1:0] fifo_used;
+    flint_fifo #(.Width(DataBits + 2), .Depth(OutDepth)) u_lines (
+      .clk_i, .rst_ni,
+      .in_valid_i (dout_valid_i),
+      .in_ready_o (fifo_in_ready),
+      .in_data_i  ({dec_code, dout_data_i}),
+      .out_valid_o(rd_valid_o),
+      .out_ready_i(rd_ready_i),
+      .out_data_o (fifo_out),
+      .usage_o    (fifo_used)
+    );
+    assign rd_data_o = fifo_out[DataBits-1:0];
+    always_comb begin
+      unique case (fifo_out[DataBits +: 2])
+        2'd1:    rd_status_o = flint_pkg::StatusCorrected;
+        2'd2:    rd_status_o = flint_pkg::StatusUncorrectable;
+        default: rd_status_o = flint_pkg::StatusOk;
+      endcase
+    end
+    assign credit = 32'(fifo_used) + 32'(inflight_q) < OutDepth;
+    assign line_room = fifo_in_ready;
+  end
   logic rd_go;
   assign rd_go = rd_valid_o && rd_ready_i;
 
@@ -231,7 +255,7 @@ module flint_maint_seq #(
   assign m_line_o = out_q;
 
   // --- program data-in: each line's image straight to the die ---------------------------------
-  flint_ecc_cl_img #(.Words(Words)) u_img (
+  flint_ecc_cl_img #(.Words(DataBits / 64)) u_img (
     .data_i  (wr_data_i),
     .poison_i(wr_poison_i),
     .img_o   (din_data_o)
@@ -276,9 +300,12 @@ module flint_maint_seq #(
     endcase
     // A read's status is its worst line.
     if (dout_valid_i && st_q != StIdle) begin
-      if (dec_st == flint_pkg::StatusUncorrectable) status_d = flint_pkg::MaintUncorrectable;
-      else if (dec_st == flint_pkg::StatusCorrected &&
-               status_q == flint_pkg::MaintOk) status_d = flint_pkg::MaintCorrected;
+      if (dout_st == flint_pkg::StatusUncorrectable) begin
+        status_d = flint_pkg::MaintUncorrectable;
+      end else if (dout_st == flint_pkg::StatusCorrected &&
+                   status_q == flint_pkg::MaintOk) begin
+        status_d = flint_pkg::MaintCorrected;
+      end
     end
   end
 
@@ -399,7 +426,7 @@ module flint_maint_seq #(
         PgBits > flint_pkg::MaintPageBits) begin
       $fatal(1, "%m: the die's geometry does not fit flint_pkg::maint_req_t");
     end
-    if (OutDepth < 2) $fatal(1, "%m: OutDepth must be at least 2");
+    if (OutDepth == 1) $fatal(1, "%m: OutDepth is 0 (no buffer) or at least 2");
   end
 `endif
 `ifndef SYNTHESIS
@@ -463,14 +490,22 @@ module flint_maint_seq #(
   `FLINT_ASSERT_IMPLY(CmdOnlyWhenBusy, m_valid_o || din_valid_o, busy_q)
   // Lines: never more data back than room, data only when asked for, all lines out before the
   // read's response (a program's or erase's may go while a read's lines flow).
-  `FLINT_ASSERT_IMPLY(LineRoom, dout_valid_i, fifo_in_ready)
+  `FLINT_ASSERT_IMPLY(LineRoom, dout_valid_i, line_room)
+  if (OutDepth == 0) begin : g_pass_contract
+    // The client's part without a buffer: ready from the DataOut until its line is back.
+    `FLINT_ASSERT_IMPLY(ClientReadyForLine, inflight_q, rd_ready_i)
+  end
   `FLINT_ASSERT_IMPLY(DataOnlyWhenAsked, dout_valid_i, inflight_q)
+  `FLINT_ASSERT_IMPLY(LineStatusKnown, dout_valid_i,
+                      dout_status_i == StOk || dout_status_i == StCorr || dout_status_i == StUe)
   `FLINT_ASSERT_IMPLY(LinesBeforeResponse, rsp_valid_o && 32'(sel) == PhysPl,
                       !rd_valid_o && !inflight_q)
   `FLINT_ASSERT_IMPLY(DataInOnlyWhenProgramming, din_valid_o, st_q == StBeats)
 
   `FLINT_COVER(c_read_parks, st_q == StPark && !parked_i)
-  `FLINT_COVER(c_line_held, rd_valid_o && !rd_ready_i)
+  if (OutDepth != 0) begin : g_cov_fifo
+    `FLINT_COVER(c_line_held, rd_valid_o && !rd_ready_i)
+  end
   `FLINT_COVER(c_line_corrected, rd_go && rd_status_o == flint_pkg::StatusCorrected)
   `FLINT_COVER(c_line_uncorrectable, rd_go && rd_status_o == flint_pkg::StatusUncorrectable)
   `FLINT_COVER(c_program_fail, rsp_go && rsp_o.status == flint_pkg::MaintProgramFail)

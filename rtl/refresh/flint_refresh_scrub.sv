@@ -156,9 +156,9 @@ module flint_refresh_scrub #(
       end
       // The read is asked for as soon as the queue keeps room for the page whatever the fork
       // does until the read's lines are in; parked, no fork line comes and the queue's room can
-      // only grow. Without room for the page then the read is not asked for (its lines would
-      // wait in the sequencer, and the programs that make room wait behind the read there):
-      // park released, tried again later.
+      // only grow. Without room for the page then the read is not asked for (the sequencer keeps
+      // no line: each goes into the queue as it comes back, ClientReadyForLine): park released,
+      // tried again later.
       ScPark: if (src_ok_q) begin
         if (room_now) sc_d = ScReq;
         else if (no_fork) sc_d = ScIdle;

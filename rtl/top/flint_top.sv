@@ -655,7 +655,10 @@ module flint_top #(
       .din_valid_o  (sq_din),
       .din_data_o   (sq_din_data),
       .dout_valid_i (sq_dout),
-      .dout_data_i  (die_data_i[d*LineW +: LineW])
+      // the line decoded by the die's one decoder, the controller's (flint_bbc: the fork's
+      // data and status are the decode of the die's data-out whoever asked for it)
+      .dout_data_i  (fork_data[d*DataBits +: DataBits]),
+      .dout_status_i(fork_status[d*StW +: StW])
     );
 
     // The die port's maintenance side is the sequencer's alone.

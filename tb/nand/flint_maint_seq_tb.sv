@@ -6,7 +6,7 @@
 // under their client, so the die side is wired once.
 `default_nettype none
 module flint_maint_seq_tb #(
-  parameter int unsigned OutDepth = 2,
+  parameter int unsigned OutDepth = 0,
   // do not override
   localparam int unsigned PhysPl    = flint_cfg_pkg::PhysPlanes,
   localparam int unsigned PPlBits   = flint_cfg_pkg::PhysPlaneBits,
@@ -88,8 +88,24 @@ module flint_maint_seq_tb #(
     .din_valid_o  (nand_din_valid_o),
     .din_data_o   (nand_din_data_o),
     .dout_valid_i (m_dout),
-    .dout_data_i  (die_data_i)
+    .dout_data_i  (dec_data),
+    .dout_status_i(flint_pkg::StatusWidth'(dec_status))
   );
+  // The die's line decoder on its data-out (flint_top shares the controller's).
+  localparam int unsigned Words = DataBits / 64;
+  logic [DataBits-1:0] img_data, dec_data;
+  logic [Words*8-1:0] img_check;
+  always_comb begin
+    for (int unsigned w = 0; w < Words; w++) begin
+      img_data[w*64 +: 64] = die_data_i[w*72 +: 64];
+      img_check[w*8 +: 8] = die_data_i[w*72+64 +: 8];
+    end
+  end
+  flint_pkg::status_e dec_status;
+  logic [Words-1:0] unused_corr, unused_uncorr;
+  flint_ecc_cl_dec #(.Words(Words)) u_dec (
+    .data_i(img_data), .check_i(img_check), .data_o(dec_data), .status_o(dec_status),
+    .word_corrected_o(unused_corr), .word_uncorrectable_o(unused_uncorr));
   logic unused_s_data;
   flint_die_port u_port (
     .clk_i, .rst_ni,

@@ -3,7 +3,8 @@
 // alike every cycle by a random client and die that keep the protocol the RTL's assertions
 // assume (a request and a beat held until taken, the park held while asked for, a data-out's
 // data only after one was issued), every output compared after the inputs settle; payloads
-// only while their valid is high (the line FIFO's storage is not reset).
+// only while their valid is high. The sequencer as flint_top builds it (OutDepth 0: no line
+// buffer, the client ready from a data-out until its line is back).
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdint>
@@ -90,8 +91,7 @@ TEST_CASE("maint_seq: the RTL matches its synthesized netlist", "[nand][maint_se
       req_on = true;
       const uint64_t op = rng() % 3;
       // Tags distinct among those outstanding (at most a plane's slot each and the front end).
-      req = ((reqs & 0xFF) << 42) |
-            (op << 40) | (uint64_t{rng() % (pp + 2)} << 32) |
+      req = ((reqs & 0xFF) << 42) | (op << 40) | (uint64_t{rng() % (pp + 2)} << 32) |
             (uint64_t{rng() % (cfg.blocks + 2)} << 16) | (rng() % (cfg.pages + 2));
     }
     if (!wr_on && coin(rng)) {
@@ -107,13 +107,17 @@ TEST_CASE("maint_seq: the RTL matches its synthesized netlist", "[nand][maint_se
     n.wr_poison_i = r.wr_poison_i;
     // The die: random readiness; a data-out's data only after it was issued.
     const uint32_t idle = rng() % (1u << pp), cache = rng() % (1u << pp), fail = rng() % (1u << pp);
-    const bool io = coin(rng), m_ready = rng() % 4 != 0, rd_ready = coin(rng),
+    // The client without a line buffer between (OutDepth 0, as built): ready while a data-out is
+    // in flight, random otherwise.
+    const bool io = coin(rng), m_ready = rng() % 4 != 0, rd_ready = coin(rng) || out,
                rsp_ready = coin(rng);
     const bool dout = out && coin(rng);
-    RandomWide(r.dout_data_i, img_bits, rng);
-    for (uint32_t i = 0; i < img_bits; i += 32) {
-      PutBits(n.dout_data_i, i, std::min(32u, img_bits - i), GetBits(r.dout_data_i, i, 32));
+    // The line back as the die's decoder gives it: data and a status (OK, CORRECTED, UE).
+    RandomWide(r.dout_data_i, data_bits, rng);
+    for (uint32_t i = 0; i < data_bits; i += 32) {
+      PutBits(n.dout_data_i, i, std::min(32u, data_bits - i), GetBits(r.dout_data_i, i, 32));
     }
+    r.dout_status_i = n.dout_status_i = rng() % 3;
     r.plane_idle_i = n.plane_idle_i = idle;
     r.plane_cache_i = n.plane_cache_i = cache;
     r.plane_fail_i = n.plane_fail_i = fail;

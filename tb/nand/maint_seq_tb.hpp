@@ -18,8 +18,8 @@
 // program's data-in is the ECC image of the lines the client gave (poisoned lines with two check
 // bits flipped); every request gets exactly one response, with its tag, op and address echoed
 // and the status the die's result implies, a program's or erase's only once its plane is idle.
-// Submit() gives each request a tag (distinct among those outstanding). The first divergence is kept (cycle, request number,
-// expected, actual); tests check Error() once.
+// Submit() gives each request a tag (distinct among those outstanding). The first divergence is
+// kept (cycle, request number, expected, actual); tests check Error() once.
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -56,6 +56,9 @@ struct MaintClient {
   double rd_ready_p = 1.0;
   double rsp_ready_p = 1.0;
   uint32_t park_delay = 0;  // cycles the controller side takes to park (beyond the first)
+  // The sequencer has a line FIFO (OutDepth >= 2): rd_ready is free. Without one (OutDepth 0)
+  // the client keeps rd_ready high from a data-out until its line is back, as flint_top's do.
+  bool buffered = false;
 };
 
 template <class Dut>
@@ -250,7 +253,7 @@ class MaintBench {
       PutBytes(d.wr_data_i, 0, active_->lines[beat_]);
       d.wr_poison_i = active_->poison[beat_];
     }
-    d.rd_ready_i = u(rng_) < client_.rd_ready_p;
+    d.rd_ready_i = u(rng_) < client_.rd_ready_p || (!client_.buffered && pending_);
     d.rsp_ready_i = u(rng_) < client_.rsp_ready_p;
   }
 
@@ -510,7 +513,7 @@ class MaintBench {
   std::mt19937 rng_;
   MaintClient client_;
   std::deque<MaintTxn> queue_;
-  std::optional<MaintTxn> active_;  // the request in the sequencer's front end
+  std::optional<MaintTxn> active_;      // the request in the sequencer's front end
   std::map<uint32_t, InFlight> slots_;  // programs and erases issued, by tag
   uint32_t next_tag_ = 0;
   size_t max_in_flight_ = 0;

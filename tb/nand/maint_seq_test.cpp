@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "Vmaint2_small.h"
 #include "Vmaint_paper.h"
 #include "Vmaint_small.h"
 #include "flint_config.hpp"
@@ -27,7 +28,10 @@ using flint::MaintRsp;
 using flint::MaintStatus;
 using flint::Status;
 using flint::tb::MaintTxn;
+// The sequencer as flint_top builds it (OutDepth 0: each line to the client as it comes back),
+// and with a two-line FIFO (OutDepth 2) for clients that back-pressure.
 using Bench = flint::tb::MaintBench<Vmaint_small>;
+using BufferedBench = flint::tb::MaintBench<Vmaint2_small>;
 
 const flint::Config& Small() { return flint::kSmallConfig; }
 
@@ -64,8 +68,8 @@ TEST_CASE("maint_seq: the C++ mirror packs as the RTL struct", "[nand][maint_seq
   REQUIRE(((s.Pack() >> 40) & 7) == 4);
   // The tag is the MSB field: a tag of all ones is the top 8 bits of each.
   REQUIRE(MaintReq{MaintOp::kReadPage, 0, 0, 0, 0xFF}.Pack() == uint64_t{0xFF} << 42);
-  REQUIRE(MaintRsp{MaintOp::kReadPage, MaintStatus::kOk, 0, 0, 0, 0xFF}.Pack() ==
-          uint64_t{0xFF} << 45);
+  REQUIRE(MaintRsp{MaintOp::kReadPage, MaintStatus::kOk, 0, 0, 0, 0xFF}.Pack() == uint64_t{0xFF}
+                                                                                      << 45);
 }
 
 TEST_CASE("maint_seq: a block programmed in page order reads back", "[nand][maint_seq][directed]") {
@@ -283,17 +287,38 @@ TEST_CASE("maint_seq: a read waits for the park and releases it after its last l
   REQUIRE(b.park_cycles() >= 41 + cfg.t_read_cycles + cfg.cl_per_page);
   REQUIRE(b.park_cycles() <=
           41 + cfg.t_read_cycles + cfg.t_cache_xfer_cycles + 2 * cfg.cl_per_page + 6);
-  // A slow reader of the lines holds the park only while data-outs are in flight; the park is
-  // gone before the last line is taken.
-  const uint64_t before = b.park_cycles();
+  // Without a line buffer the client is ready from a data-out until its line is back, so a slow
+  // reader delays only the first data-out; the controller stays held until the last line is back
+  // and taken, and the read's response follows within a few cycles.
+  // A line a cycle at small (the die's rate): tR, the move, the lines, a few cycles of steps.
   b.client().park_delay = 0;
+  REQUIRE(b.Run(Req(MaintOp::kReadPage, 3, 0, 0)).status == MaintStatus::kOk);
+  const uint64_t fast = b.responded_at() - b.accepted_at();
+  INFO("read latency at small, no back-pressure: " << fast << " cycles");
+  REQUIRE(fast <= 1 + cfg.t_read_cycles + cfg.t_cache_xfer_cycles + cfg.cl_per_page + 6);
+  uint64_t before = b.park_cycles();
   b.client().rd_ready_p = 0.1;
-  b.Run(Req(MaintOp::kReadPage, 3, 0, 0));
-  const uint64_t parked = b.park_cycles() - before;
-  const uint64_t took = b.responded_at() - b.accepted_at();
-  INFO("parked " << parked << " of " << took << " cycles");
-  REQUIRE(parked < took);
+  REQUIRE(b.Run(Req(MaintOp::kReadPage, 3, 0, 0)).status == MaintStatus::kOk);
+  uint64_t parked = b.park_cycles() - before;
+  uint64_t took = b.responded_at() - b.accepted_at();
+  INFO("no buffer: parked " << parked << " of " << took << " cycles");
+  REQUIRE(took - parked <= 4);
+  REQUIRE(parked >= cfg.t_read_cycles + cfg.cl_per_page);
   RequireClean(b);
+
+  // With a two-line FIFO the data-outs run ahead of a slow reader by the buffer: the hold is
+  // gone before the last line is taken.
+  BufferedBench f(cfg, flint::tb::TestSeed());
+  f.client().buffered = true;
+  REQUIRE(f.Run(f.RandomProgram(3, 0, 0)).status == MaintStatus::kOk);
+  f.client().rd_ready_p = 0.1;
+  before = f.park_cycles();
+  REQUIRE(f.Run(Req(MaintOp::kReadPage, 3, 0, 0)).status == MaintStatus::kOk);
+  parked = f.park_cycles() - before;
+  took = f.responded_at() - f.accepted_at();
+  INFO("two-line FIFO: parked " << parked << " of " << took << " cycles");
+  REQUIRE(parked + 2 < took);
+  RequireClean(f);
 }
 
 TEST_CASE("maint_seq: a request past the die is answered without touching it",
@@ -318,15 +343,18 @@ TEST_CASE("maint_seq: a request past the die is answered without touching it",
   RequireClean(b);
 }
 
-TEST_CASE("maint_seq: random transactions against the NAND die model",
-          "[nand][maint_seq][random]") {
+namespace {
+
+// Random transactions of the client against the die model: OutDepth 0 (as built) or a FIFO.
+template <class B>
+void RandomTransactions(bool buffered) {
   const flint::Config& cfg = Small();
   const uint32_t seed = flint::tb::TestSeed();
   INFO(flint::tb::ReplayCommand(seed));
-  Bench b(cfg, seed);
+  B b(cfg, seed);
   std::mt19937& rng = b.rng();
   std::uniform_real_distribution<double> u(0, 1);
-  b.client() = {0.7, 0.8, 0.6, 0.6, 0};
+  b.client() = {0.7, 0.8, 0.6, 0.6, 0, buffered};
   // Several blocks on three planes (the extra plane among them).
   const std::vector<uint32_t> planes = {0, 2, static_cast<uint32_t>(cfg.planes)};
   const uint32_t blocks = 4;
@@ -394,6 +422,18 @@ TEST_CASE("maint_seq: random transactions against the NAND die model",
   REQUIRE(programs > 50);
   INFO("most programs and erases in flight at once " << b.max_in_flight());
   REQUIRE(b.max_in_flight() >= 3);  // the three planes' slots all busy at some point
+}
+
+}  // namespace
+
+TEST_CASE("maint_seq: random transactions against the NAND die model",
+          "[nand][maint_seq][random]") {
+  RandomTransactions<Bench>(false);
+}
+
+TEST_CASE("maint_seq: random transactions, a two-line FIFO and a back-pressuring client",
+          "[nand][maint_seq][random]") {
+  RandomTransactions<BufferedBench>(true);
 }
 
 TEST_CASE("maint_seq: paper-size program and read with errors and a bad page",
