@@ -136,7 +136,8 @@ package flint_pkg;
     MaintUncorrectable = 3'd2,  // ReadPage: some line uncorrectable (its data as read)
     MaintProgramFail   = 3'd3,  // ProgramPage: the die's status said FAIL
     MaintEraseFail     = 3'd4,  // EraseBlock: the die's status said FAIL
-    MaintBadAddress    = 3'd5   // plane, block or page past the die: nothing issued
+    MaintBadAddress    = 3'd5,  // plane, block or page past the die: nothing issued
+    MaintBadOp         = 3'd6   // an op none of the three: nothing issued
   } maint_status_e;
   localparam int unsigned MaintStatusWidth = 3;
 

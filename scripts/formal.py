@@ -315,6 +315,38 @@ PROOFS = [
         ],
     ),
     Proof(
+        name="maint_seq",
+        block="flint_maint_seq",
+        top="flint_maint_seq_props",
+        files=["rtl/common/flint_fifo.sv", "rtl/ecc/flint_secded_enc.sv",
+               "rtl/ecc/flint_ecc_cl_enc.sv", "rtl/ecc/flint_ecc_cl_img.sv",
+               "rtl/nand/flint_maint_seq.sv", "tb/formal/flint_maint_seq_props.sv"],
+        params={},
+        prop="every accepted request is answered exactly once: the outstanding tags are exactly "
+             "the front end's and the plane slots', each once; a tracked request's answer echoes "
+             "its op and address with a status its op allows (bad address exactly when past the "
+             "die), a read's Lines lines in order before it; the block's own assertions",
+        taps={"tap_st": "u_dut.st_q", "tap_req": "u_dut.req_q", "tap_busy": "u_dut.busy_q",
+              "tap_tags": "u_dut.tags_q", "tap_act": "u_dut.act_q", "tap_done": "u_dut.done_q",
+              "tap_erase": "u_dut.erase_q", "tap_tag": "u_dut.tag_q", "tap_sblk": "u_dut.sblk_q",
+              "tap_spg": "u_dut.spg_q", "tap_inflight": "u_dut.inflight_q",
+              "tap_out": "u_dut.out_q", "tap_rd_line": "u_dut.rd_line_q",
+              "tap_hold": "u_dut.hold_q", "tap_sel": "u_dut.sel_q",
+              "tap_status": "u_dut.status_q"},
+        maxsteps=8,
+        bmc_steps=12,
+        cfg_toml="tb/formal/cfg/formal_tiny.toml",
+        blocked="the induction is not closed yet: every base case to 8 cycles from reset holds "
+                "(a bounded proof), the step fails at k = 8 on a tracked answer's status in an "
+                "unreachable state; the strengthening is unfinished (docs/formal.md)",
+        breaks=[
+            Break("prop_never_ok", "property: claims no tracked request is answered OK "
+                  "(refuted: an erase, a program or a read answers OK)", define="BREAK_PROP"),
+            Break("no_reset", "assumption dropped: no reset in the first cycle",
+                  drop_assume="DROP_RESET_ASSUME", steps=4),
+        ],
+    ),
+    Proof(
         name="rotation",
         block="flint_refresh_step + _copy + _cmd",
         top="flint_refresh_rot_props",

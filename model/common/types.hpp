@@ -40,6 +40,7 @@ enum class MaintStatus : uint8_t {
   kProgramFail = 3,
   kEraseFail = 4,
   kBadAddress = 5,  // past the die's geometry: nothing issued
+  kBadOp = 6,       // an op none of the three: nothing issued
 };
 
 inline constexpr uint32_t kMaintOpBits = 2;

@@ -36,4 +36,15 @@
     always_comb begin name: cover (prop); end
 `endif
 
+// FLINT_CHECKS: defined where assertions are checked (simulation and Yosys -formal), not in
+// synthesis. Shadow state that only assertions read (a block's own bookkeeping of tags or
+// occupancy) goes under `ifdef FLINT_CHECKS, so its proofs see the same assertions the
+// simulations check and no shadow register reaches the area report.
+`ifdef FORMAL
+  `define FLINT_CHECKS
+`elsif SYNTHESIS
+`else
+  `define FLINT_CHECKS
+`endif
+
 `endif

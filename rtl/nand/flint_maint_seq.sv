@@ -28,9 +28,9 @@
 //                (MaintProgramFail) while the front end takes the next request.
 //   EraseBlock   Erase when the plane is idle (slot free); the slot waits and reports its fail
 //                bit (MaintEraseFail).
-// A request whose plane, block or page lies past the die is answered MaintBadAddress and
-// touches nothing. A failed program or erase is a response, never a hang: the die's status is
-// read once the plane is idle again (plane_fail_i is valid then), a cycle after the command at
+// A request whose plane, block or page lies past the die is answered MaintBadAddress, one whose
+// op is none of the three MaintBadOp; either touches nothing. A failed program or erase is a
+// response, never a hang: the die's status is read once the plane is idle again (plane_fail_i is valid then), a cycle after the command at
 // the earliest (the plane's busy flag may lag the command by a cycle).
 // Assumes: the die port's contract (a Program in cycle t sees the data-in beats of the cycles
 // before t; m_ready_i only holds back a DataOut while another is in flight); the program's
@@ -158,8 +158,10 @@ module flint_maint_seq #(
   assign last_out = 32'(out_q) == Lines - 1;
   assign last_beat = last_out;
 
-  // --- a request's address against the die -------------------------------------------------------
-  logic bad_addr;
+  // --- a request against the die: an op it knows, an address on it -------------------------------
+  logic bad_op, bad_addr;
+  assign bad_op = req_i.op != flint_pkg::MaintReadPage && req_i.op != flint_pkg::MaintProgramPage &&
+                  req_i.op != flint_pkg::MaintEraseBlock;
   assign bad_addr = 32'(req_i.plane) >= PhysPl || 32'(req_i.block) >= Blocks ||
                     (req_i.op != flint_pkg::MaintEraseBlock && 32'(req_i.page) >= Pages);
 
@@ -265,7 +267,7 @@ module flint_maint_seq #(
 
   // --- the transaction ------------------------------------------------------------------------
   assign req_ready_o = st_q == StIdle;
-  logic fe_rsp_go;  // the front end's response (read, bad address) taken
+  logic fe_rsp_go;  // the front end's response (read, bad address or op) taken
   assign park_o = st_q == StPark || st_q == StMove;
   assign hold_o = st_q == StOut || (st_q == StDrain && inflight_q);
   always_comb begin
@@ -274,7 +276,10 @@ module flint_maint_seq #(
     unique case (st_q)
       StIdle: if (req_go) begin
         status_d = flint_pkg::MaintOk;
-        if (bad_addr) begin
+        if (bad_op) begin
+          status_d = flint_pkg::MaintBadOp;
+          st_d = StRsp;
+        end else if (bad_addr) begin
           status_d = flint_pkg::MaintBadAddress;
           st_d = StRsp;
         end else begin
@@ -282,7 +287,7 @@ module flint_maint_seq #(
             // straight to the park when the plane's slot is free (the address is in range)
             flint_pkg::MaintReadPage:    st_d = act_q[PPlBits'(req_i.plane)] ? StRdWait : StPark;
             flint_pkg::MaintProgramPage: st_d = StPgWait;
-            default:                     st_d = StErCmd;
+            default:                     st_d = StErCmd;  // MaintEraseBlock (bad_op: the rest)
           endcase
         end
       end
@@ -429,7 +434,7 @@ module flint_maint_seq #(
     if (OutDepth == 1) $fatal(1, "%m: OutDepth is 0 (no buffer) or at least 2");
   end
 `endif
-`ifndef SYNTHESIS
+`ifdef FLINT_CHECKS
   // The front end holds one request from its acceptance until it is answered (read, bad
   // address) or handed to its plane's slot (program, erase).
   logic busy_q;
@@ -515,5 +520,6 @@ module flint_maint_seq #(
   `FLINT_COVER(c_read_waits_slot, st_q == StRdWait && act_q[pl])
   `FLINT_COVER(c_rsp_held, rsp_valid_o && !rsp_ready_i && done_q != '0)
   `FLINT_COVER(c_bad_address, rsp_go && rsp_o.status == flint_pkg::MaintBadAddress)
+  `FLINT_COVER(c_bad_op, rsp_go && rsp_o.status == flint_pkg::MaintBadOp)
 endmodule
 `default_nettype wire

@@ -113,7 +113,8 @@ module flint_refresh_copy #(
   assign rsp_prog = mrsp_valid_i && mrsp_i.tag == TagProg;
   assign rsp_erase = mrsp_valid_i && mrsp_i.tag == TagErase;
   // A status no transaction of this die should get (a program's or erase's failure is its own).
-  assign addr_bad_o = mrsp_valid_i && mrsp_i.status == flint_pkg::MaintBadAddress;
+  assign addr_bad_o = mrsp_valid_i && (mrsp_i.status == flint_pkg::MaintBadAddress ||
+                                       mrsp_i.status == flint_pkg::MaintBadOp);
   logic unused_rsp;
   assign unused_rsp = ^{mrsp_i.op, mrsp_i.plane, mrsp_i.block, mrsp_i.page};
 

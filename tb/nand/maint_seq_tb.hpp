@@ -275,8 +275,11 @@ class MaintBench {
       first_read_cmd_at_ = 0;
       cmds_ = 0;
       const auto& r = active_->req;
-      if (r.plane >= cfg_.phys_planes || r.block >= cfg_.blocks ||
-          (r.op != MaintOp::kEraseBlock && r.page >= cfg_.pages)) {
+      if (r.op != MaintOp::kReadPage && r.op != MaintOp::kProgramPage &&
+          r.op != MaintOp::kEraseBlock) {
+        expect_ = MaintStatus::kBadOp;
+      } else if (r.plane >= cfg_.phys_planes || r.block >= cfg_.blocks ||
+                 (r.op != MaintOp::kEraseBlock && r.page >= cfg_.pages)) {
         expect_ = MaintStatus::kBadAddress;
       }
     }
@@ -355,23 +358,27 @@ class MaintBench {
              : worst_ == Status::kCorrected   ? MaintStatus::kCorrected
                                               : MaintStatus::kOk;
     }
-    if (want != MaintStatus::kBadAddress && r.op != MaintOp::kReadPage)
+    if (!Refused(want) && r.op != MaintOp::kReadPage)
       Fail("a program or erase answered before its command");
     CheckEcho(rsp, r, want, beat_, cmds_);
     ++responses_;
     active_.reset();
   }
 
+  // Answered without touching the die: an address past it, an op none of the three.
+  static bool Refused(MaintStatus s) {
+    return s == MaintStatus::kBadAddress || s == MaintStatus::kBadOp;
+  }
+
   void CheckEcho(const MaintRsp& rsp, const MaintReq& r, MaintStatus want, uint32_t beats,
                  uint64_t cmds) {
-    if (r.op == MaintOp::kProgramPage && want != MaintStatus::kBadAddress &&
-        beats != cfg_.cl_per_page) {
+    if (r.op == MaintOp::kProgramPage && !Refused(want) && beats != cfg_.cl_per_page) {
       Fail("ProgramPage answered after " + std::to_string(beats) + " beats");
     }
-    if (want != MaintStatus::kBadAddress && r.op != MaintOp::kReadPage && cmds != 1) {
+    if (!Refused(want) && r.op != MaintOp::kReadPage && cmds != 1) {
       Fail(std::to_string(cmds) + " die commands for one program or erase");
     }
-    if (want == MaintStatus::kBadAddress && cmds != 0) Fail("a bad address reached the die");
+    if (Refused(want) && cmds != 0) Fail("a refused request reached the die");
     if (rsp.tag != r.tag || rsp.op != r.op || rsp.plane != (r.plane & 0xFF) ||
         rsp.block != (r.block & 0xFFFF) || rsp.page != (r.page & 0xFFFF) || rsp.status != want) {
       std::ostringstream os;

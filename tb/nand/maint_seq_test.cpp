@@ -321,7 +321,7 @@ TEST_CASE("maint_seq: a read waits for the park and releases it after its last l
   RequireClean(f);
 }
 
-TEST_CASE("maint_seq: a request past the die is answered without touching it",
+TEST_CASE("maint_seq: a request past the die or with an unknown op is answered untouched",
           "[nand][maint_seq][directed]") {
   const flint::Config& cfg = Small();
   Bench b(cfg, flint::tb::TestSeed());
@@ -340,6 +340,14 @@ TEST_CASE("maint_seq: a request past the die is answered without touching it",
   REQUIRE(r.status == MaintStatus::kBadAddress);
   REQUIRE((r.op == MaintOp::kProgramPage && r.plane == 0xA5 && r.block == 0xBEEF && r.page == pg));
   REQUIRE(b.park_cycles() == 0);
+  // An op none of the three (the field's fourth value) is refused too, whatever its address:
+  // answered MaintBadOp with the request echoed, nothing parked, programmed or erased.
+  const MaintRsp o = b.Run(Req(static_cast<MaintOp>(3), 0, 0, 0));
+  REQUIRE(o.status == MaintStatus::kBadOp);
+  REQUIRE((static_cast<int>(o.op) == 3 && o.plane == 0 && o.block == 0 && o.page == 0));
+  REQUIRE(b.Run(Req(static_cast<MaintOp>(3), pp, bl, pg)).status == MaintStatus::kBadOp);
+  REQUIRE(b.park_cycles() == 0);
+  REQUIRE(b.WritePointer(0, 0) == 0);
   RequireClean(b);
 }
 
