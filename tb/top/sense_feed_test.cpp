@@ -90,8 +90,9 @@ class FeedBench {
     uint32_t own_mask = 0;
     for (const OwnRead& o : in.own) {
       own_mask |= 1u << o.die;
-      PutBits(d.own_plane_i, o.die * pbits_, pbits_, o.plane);
-      PutBits(d.own_block_i, o.die * bbits_, bbits_, o.block);
+      // A flint_cfg_pkg::pblk_t a die: {plane, block}, plane at the MSB.
+      const uint32_t blk_bits = pbits_ + bbits_;
+      PutBits(d.own_blk_i, o.die * blk_bits, blk_bits, (o.plane << bbits_) | o.block);
     }
     d.own_i = own_mask;
     d.lk_ready_i = in.lk_ready;
