@@ -159,6 +159,88 @@ def derive(c):
     return d
 
 
+# The refresh controller's buses to the relocation table, the read counters and the stripe table
+# (docs/refresh.md, "The buses as structs"): their field widths come from the config, so their
+# types live here. A die's bus has no die field; the stack's (flint_refresh to flint_top) has.
+# Yosys 0.23 finds no type of another package in a struct here ("typedef for user type
+# `\flint_pkg::reloc_cmd_e' not found"), nor a localparam of one: a flint_pkg enum field is
+# raw bits of the enum's width, decoded onto its names by a unique case where it is used; those
+# widths are copied here, and scripts/test_gen_config.py checks them against rtl/flint_pkg.sv.
+REFRESH_BUSES = """\
+  // refresh buses (flint_refresh_die, flint_refresh, flint_top); first field = MSB
+  localparam int unsigned RelocCmdBits = 3;   // flint_pkg::RelocCmdWidth
+  localparam int unsigned FtlStatusBits = 3;  // flint_pkg::FtlStatusWidth
+  localparam int unsigned BlkStateBits = 3;   // flint_pkg::BlkStateWidth
+  // a relocation-table command; plane/block logical for Alloc, physical otherwise
+  typedef struct packed {
+    logic [RelocCmdBits-1:0]  op;     // a flint_pkg::reloc_cmd_e value
+    logic [PhysPlaneBits-1:0] plane;
+    logic [BlockBits-1:0]     block;
+  } rc_cmd_t;
+  localparam int unsigned RcCmdWidth = RelocCmdBits + PhysPlaneBits + BlockBits;
+  typedef struct packed {
+    logic [DieBits-1:0]       die;
+    logic [RelocCmdBits-1:0]  op;
+    logic [PhysPlaneBits-1:0] plane;
+    logic [BlockBits-1:0]     block;
+  } stack_rc_cmd_t;
+  localparam int unsigned StackRcCmdWidth = DieBits + RcCmdWidth;
+  // its answer: the block answered for, its state before the command, its logical owner
+  typedef struct packed {
+    logic [FtlStatusBits-1:0] status;  // a flint_pkg::ftl_status_e value
+    logic [BlkStateBits-1:0]  state;   // a flint_pkg::blk_state_e value
+    logic [PhysPlaneBits-1:0] plane;
+    logic [BlockBits-1:0]     block;
+    logic [PlaneBits-1:0]     lplane;
+    logic [BlockBits-1:0]     lblock;
+  } rc_rsp_t;
+  localparam int unsigned RcRspWidth = FtlStatusBits + BlkStateBits + PhysPlaneBits +
+                                       2 * BlockBits + PlaneBits;
+  // a physical block of a die: a read-counter reset, a scrubber's sense
+  typedef struct packed {
+    logic [PhysPlaneBits-1:0] plane;
+    logic [BlockBits-1:0]     block;
+  } pblk_t;
+  localparam int unsigned PblkWidth = PhysPlaneBits + BlockBits;
+  typedef struct packed {
+    logic [DieBits-1:0]       die;
+    logic [PhysPlaneBits-1:0] plane;
+    logic [BlockBits-1:0]     block;
+  } stack_pblk_t;
+  localparam int unsigned StackPblkWidth = DieBits + PblkWidth;
+  // a read-counter trip event: the block, and whether it reached the disturb limit
+  typedef struct packed {
+    logic [PhysPlaneBits-1:0] plane;
+    logic [BlockBits-1:0]     block;
+    logic                     limit;
+  } evt_t;
+  localparam int unsigned EvtWidth = PhysPlaneBits + BlockBits + 1;
+  typedef struct packed {
+    logic [DieBits-1:0]       die;
+    logic [PhysPlaneBits-1:0] plane;
+    logic [BlockBits-1:0]     block;
+    logic                     limit;
+  } stack_evt_t;
+  localparam int unsigned StackEvtWidth = DieBits + EvtWidth;
+  // a committed relocation for the stripe table: logical (plane, block) now at physical
+  typedef struct packed {
+    logic [PlaneBits-1:0]     lplane;
+    logic [BlockBits-1:0]     lblock;
+    logic [PhysPlaneBits-1:0] pplane;
+    logic [BlockBits-1:0]     pblock;
+  } upd_t;
+  localparam int unsigned UpdWidth = PlaneBits + 2 * BlockBits + PhysPlaneBits;
+  typedef struct packed {
+    logic [DieBits-1:0]       die;
+    logic [PlaneBits-1:0]     lplane;
+    logic [BlockBits-1:0]     lblock;
+    logic [PhysPlaneBits-1:0] pplane;
+    logic [BlockBits-1:0]     pblock;
+  } stack_upd_t;
+  localparam int unsigned StackUpdWidth = DieBits + UpdWidth;
+"""
+
+
 def sv_name(key):
     return "".join(p.capitalize() for p in key.split("_"))
 
@@ -179,6 +261,7 @@ def emit_sv(c, d):
                 lines.append("  localparam int unsigned %s = %d;" % (sv_name(key), val))
             else:  # beyond int: a 64-bit vector constant
                 lines.append("  localparam logic [63:0] %s = 64'd%d;" % (sv_name(key), val))
+    lines += REFRESH_BUSES.splitlines()
     lines += ["endpackage", "`default_nettype wire", ""]
     return "\n".join(lines)
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The config generator refuses broken configs with a message naming the problem."""
 import pathlib
+import re
 import subprocess
 import sys
 import tempfile
@@ -27,6 +28,10 @@ CASES = {  # name: (edit of small.toml, text the error must contain)
     "name mismatch": (lambda s: s.replace('name = "small"', 'name = "smol"'), "must match"),
 }
 
+# flint_cfg_pkg's copies of flint_pkg's enum widths (the refresh buses' fields): name -> original.
+ENUM_BITS = {"RelocCmdBits": "RelocCmdWidth", "FtlStatusBits": "FtlStatusWidth",
+             "BlkStateBits": "BlkStateWidth"}
+
 
 def run(text):
     with tempfile.TemporaryDirectory() as d:
@@ -48,7 +53,22 @@ def main():
         if res.returncode == 0 or expect not in res.stderr:
             print(f"FAIL {name}: rc={res.returncode} stderr={res.stderr.strip()!r}")
             failed += 1
-    print(f"{len(CASES) + 1 - failed} passed, {failed} failed")
+    # The refresh buses' enum fields are raw bits of flint_pkg's enum widths, copied.
+    with tempfile.TemporaryDirectory() as d:
+        cfg = pathlib.Path(d) / "configs"
+        cfg.mkdir()
+        (cfg / "small.toml").write_text(GOOD)
+        subprocess.run([sys.executable, GEN, "--configs", cfg, "--out", pathlib.Path(d) / "o"],
+                       check=True)
+        gen = (pathlib.Path(d) / "o" / "small" / "flint_cfg_pkg.sv").read_text()
+    pkg = (ROOT / "rtl" / "flint_pkg.sv").read_text()
+    for ours, theirs in ENUM_BITS.items():
+        a = re.search(r"localparam int unsigned %s = (\d+);" % ours, gen)
+        b = re.search(r"localparam int unsigned %s = (\d+);" % theirs, pkg)
+        if not a or not b or a.group(1) != b.group(1):
+            print(f"FAIL enum width: flint_cfg_pkg::{ours} is not flint_pkg::{theirs}")
+            failed += 1
+    print(f"{len(CASES) + 2 - failed} passed, {failed} failed")
     return 1 if failed else 0
 
 

@@ -24,7 +24,9 @@ module flint_refresh #(
   localparam int unsigned LineBits  = flint_cfg_pkg::ClInPageBits,
   localparam int unsigned DataBits  = flint_cfg_pkg::ClDataBits,
   localparam int unsigned StW       = flint_pkg::StatusWidth,
-  localparam int unsigned RcW       = flint_pkg::RelocCmdWidth,
+  localparam int unsigned RcCmdW    = flint_cfg_pkg::RcCmdWidth,
+  localparam int unsigned PblkW     = flint_cfg_pkg::PblkWidth,
+  localparam int unsigned UpdW      = flint_cfg_pkg::UpdWidth,
   localparam int unsigned ReqW      = flint_pkg::MaintReqWidth,
   localparam int unsigned RspW      = flint_pkg::MaintRspWidth
 ) (
@@ -66,44 +68,26 @@ module flint_refresh #(
   output logic [Dies-1:0]           sq_rsp_ready_o,
   input  logic [Dies*RspW-1:0]      sq_rsp_i,
   // relocation table command port
-  output logic                      rc_valid_o,
-  input  logic                      rc_ready_i,
-  output flint_pkg::reloc_cmd_e     rc_op_o,
-  output logic [DieBits-1:0]        rc_die_o,
-  output logic [PPlBits-1:0]        rc_plane_o,
-  output logic [BlockBits-1:0]      rc_block_o,
-  input  logic                      rc_rsp_valid_i,
-  output logic                      rc_rsp_ready_o,
-  input  flint_pkg::ftl_status_e    rc_rsp_status_i,
-  input  flint_pkg::blk_state_e     rc_rsp_state_i,
-  input  logic [PPlBits-1:0]        rc_rsp_plane_i,
-  input  logic [BlockBits-1:0]      rc_rsp_block_i,
-  input  logic [LPlBits-1:0]        rc_rsp_lplane_i,
-  input  logic [BlockBits-1:0]      rc_rsp_lblock_i,
+  output logic                          rc_valid_o,
+  input  logic                          rc_ready_i,
+  output flint_cfg_pkg::stack_rc_cmd_t  rc_o,
+  input  logic                          rc_rsp_valid_i,
+  output logic                          rc_rsp_ready_o,
+  input  flint_cfg_pkg::rc_rsp_t        rc_rsp_i,
   // read counters: command port (reset after an erase) and trip events
-  output logic                      cc_valid_o,
-  input  logic                      cc_ready_i,
-  output logic [DieBits-1:0]        cc_die_o,
-  output logic [PPlBits-1:0]        cc_plane_o,
-  output logic [BlockBits-1:0]      cc_block_o,
-  input  logic                      cc_rsp_valid_i,
-  output logic                      cc_rsp_ready_o,
-  input  logic                      evt_valid_i,
-  output logic                      evt_ready_o,
-  input  logic [DieBits-1:0]        evt_die_i,
-  input  logic [PPlBits-1:0]        evt_plane_i,
-  input  logic [BlockBits-1:0]      evt_block_i,
-  input  logic                      evt_limit_i,
-  // stripe table updates and the scrubbers' senses
-  output logic                      upd_valid_o,
-  output logic [DieBits-1:0]        upd_die_o,
-  output logic [LPlBits-1:0]        upd_lplane_o,
-  output logic [BlockBits-1:0]      upd_lblock_o,
-  output logic [PPlBits-1:0]        upd_pplane_o,
-  output logic [BlockBits-1:0]      upd_pblock_o,
-  output logic [Dies-1:0]           sn_valid_o,
-  output logic [Dies*PPlBits-1:0]   sn_plane_o,
-  output logic [Dies*BlockBits-1:0] sn_block_o,
+  output logic                          cc_valid_o,
+  input  logic                          cc_ready_i,
+  output flint_cfg_pkg::stack_pblk_t    cc_o,
+  input  logic                          cc_rsp_valid_i,
+  output logic                          cc_rsp_ready_o,
+  input  logic                          evt_valid_i,
+  output logic                          evt_ready_o,
+  input  flint_cfg_pkg::stack_evt_t     evt_i,
+  // stripe table updates and the scrubbers' senses (a flint_cfg_pkg::pblk_t a die)
+  output logic                          upd_valid_o,
+  output flint_cfg_pkg::stack_upd_t     upd_o,
+  output logic [Dies-1:0]               sn_valid_o,
+  output logic [Dies*PblkW-1:0]         sn_o,
   // status, a field a die
   output logic [Dies*PPlBits-1:0]   phantom_o,
   output logic [Dies*PPlBits-1:0]   source_o,
@@ -125,19 +109,25 @@ module flint_refresh #(
 );
   logic [Dies-1:0] park, rc_req, rc_gnt, cc_req, cc_gnt, upd;
   logic [Dies-1:0] evt_to, unused_evt_ready;
-  logic [Dies*RcW-1:0] rc_op;
+  // Each die's command, counter reset and stripe update (a struct a die: no arrays of structs).
+  logic [Dies*RcCmdW-1:0] rc_each;
+  logic [Dies*PblkW-1:0] cc_each;
+  logic [Dies*UpdW-1:0] upd_each;
   logic [Dies-1:0] unused_rc_rsp_ready;
-  logic [Dies*PPlBits-1:0] rc_plane, cc_plane, upd_pplane;
-  logic [Dies*BlockBits-1:0] rc_block, cc_block, upd_lblock, upd_pblock;
-  logic [Dies*LPlBits-1:0] upd_lplane;
   logic [DieBits-1:0] rc_idx, cc_idx;
+  // A trip event without its die, for every die (a struct outside the generate loop: Yosys 0.23
+  // resolves no field of a struct declared inside one, "Failed to resolve identifier \g_die[0]").
+  flint_cfg_pkg::evt_t evt;
+  assign evt.plane = evt_i.plane;
+  assign evt.block = evt_i.block;
+  assign evt.limit = evt_i.limit;
   logic rc_out_valid, cc_out_valid;
   // The die whose command is in flight (the table answers one at a time).
   logic rc_busy_q, cc_busy_q;
   logic [DieBits-1:0] rc_owner_q, cc_owner_q;
 
   for (genvar d = 0; d < Dies; d++) begin : g_die
-    assign evt_to[d] = evt_valid_i && 32'(evt_die_i) == d;
+    assign evt_to[d] = evt_valid_i && 32'(evt_i.die) == d;
     // The die's transactions on its sequencer.
     flint_pkg::maint_req_t sq_req;
     flint_pkg::maint_rsp_t sq_rsp;
@@ -193,35 +183,21 @@ module flint_refresh #(
         .mrsp_i        (sq_rsp),
         .rc_valid_o    (rc_req[d]),
         .rc_ready_i    (rc_gnt[d] && rc_ready_i && !rc_busy_q),
-        .rc_op_o       (rc_op[d*RcW +: RcW]),
-        .rc_plane_o    (rc_plane[d*PPlBits +: PPlBits]),
-        .rc_block_o    (rc_block[d*BlockBits +: BlockBits]),
+        .rc_o          (rc_each[d*RcCmdW +: RcCmdW]),
         .rc_rsp_valid_i(rc_rsp_valid_i && rc_busy_q && 32'(rc_owner_q) == d),
         .rc_rsp_ready_o(unused_rc_rsp_ready[d]),
-        .rc_rsp_status_i,
-        .rc_rsp_state_i,
-        .rc_rsp_plane_i,
-        .rc_rsp_block_i,
-        .rc_rsp_lplane_i,
-        .rc_rsp_lblock_i,
+        .rc_rsp_i,
         .cc_valid_o    (cc_req[d]),
         .cc_ready_i    (cc_gnt[d] && cc_ready_i && !cc_busy_q),
-        .cc_plane_o    (cc_plane[d*PPlBits +: PPlBits]),
-        .cc_block_o    (cc_block[d*BlockBits +: BlockBits]),
+        .cc_o          (cc_each[d*PblkW +: PblkW]),
         .cc_rsp_valid_i(cc_rsp_valid_i && cc_busy_q && 32'(cc_owner_q) == d),
         .upd_valid_o   (upd[d]),
-        .upd_lplane_o  (upd_lplane[d*LPlBits +: LPlBits]),
-        .upd_lblock_o  (upd_lblock[d*BlockBits +: BlockBits]),
-        .upd_pplane_o  (upd_pplane[d*PPlBits +: PPlBits]),
-        .upd_pblock_o  (upd_pblock[d*BlockBits +: BlockBits]),
+        .upd_o         (upd_each[d*UpdW +: UpdW]),
         .sn_valid_o    (sn_valid_o[d]),
-        .sn_plane_o    (sn_plane_o[d*PPlBits +: PPlBits]),
-        .sn_block_o    (sn_block_o[d*BlockBits +: BlockBits]),
+        .sn_o          (sn_o[d*PblkW +: PblkW]),
         .evt_valid_i   (evt_to[d]),
         .evt_ready_o   (unused_evt_ready[d]),
-        .evt_plane_i,
-        .evt_block_i,
-        .evt_limit_i,
+        .evt_i         (evt),
         .phantom_o     (phantom_o[d*PPlBits +: PPlBits]),
         .source_o      (source_o[d*PPlBits +: PPlBits]),
         .phase_o       (phase_o[d*4 +: 4]),
@@ -268,16 +244,12 @@ module flint_refresh #(
         .mrsp_i        (sq_rsp),
         .cc_valid_o    (cc_req[d]),
         .cc_ready_i    (cc_gnt[d] && cc_ready_i && !cc_busy_q),
-        .cc_plane_o    (cc_plane[d*PPlBits +: PPlBits]),
-        .cc_block_o    (cc_block[d*BlockBits +: BlockBits]),
+        .cc_o          (cc_each[d*PblkW +: PblkW]),
         .cc_rsp_valid_i(cc_rsp_valid_i && cc_busy_q && 32'(cc_owner_q) == d),
         .sn_valid_o    (sn_valid_o[d]),
-        .sn_plane_o    (sn_plane_o[d*PPlBits +: PPlBits]),
-        .sn_block_o    (sn_block_o[d*BlockBits +: BlockBits]),
+        .sn_o          (sn_o[d*PblkW +: PblkW]),
         .evt_valid_i   (evt_to[d]),
-        .evt_plane_i,
-        .evt_block_i,
-        .evt_limit_i,
+        .evt_i         (evt),
         .plane_o       (source_o[d*PPlBits +: PPlBits]),
         .phase_o       (phase_o[d*4 +: 4]),
         .refreshed_o   (rotations_o[d*32 +: 32]),
@@ -297,24 +269,18 @@ module flint_refresh #(
       assign retired_prog_o[d*32 +: 32] = '0;   // in place: a failure halts the die
       assign retired_erase_o[d*32 +: 32] = '0;
       assign rc_req[d] = 1'b0;
-      assign rc_op[d*RcW +: RcW] = '0;
-      assign rc_plane[d*PPlBits +: PPlBits] = '0;
-      assign rc_block[d*BlockBits +: BlockBits] = '0;
+      assign rc_each[d*RcCmdW +: RcCmdW] = '0;
       assign unused_rc_rsp_ready[d] = 1'b1;
       assign unused_evt_ready[d] = 1'b1;
       assign upd[d] = 1'b0;
-      assign upd_lplane[d*LPlBits +: LPlBits] = '0;
-      assign upd_lblock[d*BlockBits +: BlockBits] = '0;
-      assign upd_pplane[d*PPlBits +: PPlBits] = '0;
-      assign upd_pblock[d*BlockBits +: BlockBits] = '0;
+      assign upd_each[d*UpdW +: UpdW] = '0;
       logic unused_inplace;
       assign unused_inplace = ^{live_blocks_i, act_new_i, act_change_i, act_lblock_i, act_page_i,
                                 fork_valid_i[d], fork_lplane_i[d*LPlBits +: LPlBits],
                                 fork_line_i[d*LineBits +: LineBits],
                                 fork_status_i[d*StW +: StW], fork_data_i[d*DataBits +: DataBits],
-                                bbc_empty_i, res_planes_i[d*PhysPl +: PhysPl], rc_rsp_status_i,
-                                rc_rsp_state_i, rc_rsp_plane_i, rc_rsp_block_i, rc_rsp_lplane_i,
-                                rc_rsp_lblock_i, rc_gnt[d], rc_owner_q};
+                                bbc_empty_i, res_planes_i[d*PhysPl +: PhysPl], rc_rsp_i,
+                                rc_gnt[d], rc_owner_q};
     end
   end
   assign park_o = |park;
@@ -330,19 +296,13 @@ module flint_refresh #(
     .out_idx_o  (rc_idx)
   );
   assign rc_valid_o = rc_out_valid && !rc_busy_q;
-  // The winner's command, back to the enum by its names (no casts to an enum: STYLE.md).
-  always_comb begin
-    unique case (rc_op[32'(rc_idx)*RcW +: RcW])
-      RcW'(flint_pkg::RelocCmdAlloc):   rc_op_o = flint_pkg::RelocCmdAlloc;
-      RcW'(flint_pkg::RelocCmdCommit):  rc_op_o = flint_pkg::RelocCmdCommit;
-      RcW'(flint_pkg::RelocCmdRelease): rc_op_o = flint_pkg::RelocCmdRelease;
-      RcW'(flint_pkg::RelocCmdMarkBad): rc_op_o = flint_pkg::RelocCmdMarkBad;
-      default:                          rc_op_o = flint_pkg::RelocCmdQuery;
-    endcase
-  end
-  assign rc_die_o = rc_idx;
-  assign rc_plane_o = rc_plane[32'(rc_idx)*PPlBits +: PPlBits];
-  assign rc_block_o = rc_block[32'(rc_idx)*BlockBits +: BlockBits];
+  // The winner's command (its op stays raw bits: flint_top decodes it for the table).
+  flint_cfg_pkg::rc_cmd_t rc_win;
+  assign rc_win = rc_each[32'(rc_idx)*RcCmdW +: RcCmdW];
+  assign rc_o.die = rc_idx;
+  assign rc_o.op = rc_win.op;
+  assign rc_o.plane = rc_win.plane;
+  assign rc_o.block = rc_win.block;
   assign rc_rsp_ready_o = 1'b1;  // every die takes its answer at once
 
   // --- read-counter commands: the same -------------------------------------------------------
@@ -355,9 +315,11 @@ module flint_refresh #(
     .out_idx_o  (cc_idx)
   );
   assign cc_valid_o = cc_out_valid && !cc_busy_q;
-  assign cc_die_o = cc_idx;
-  assign cc_plane_o = cc_plane[32'(cc_idx)*PPlBits +: PPlBits];
-  assign cc_block_o = cc_block[32'(cc_idx)*BlockBits +: BlockBits];
+  flint_cfg_pkg::pblk_t cc_win;
+  assign cc_win = cc_each[32'(cc_idx)*PblkW +: PblkW];
+  assign cc_o.die = cc_idx;
+  assign cc_o.plane = cc_win.plane;
+  assign cc_o.block = cc_win.block;
   assign cc_rsp_ready_o = 1'b1;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -383,22 +345,21 @@ module flint_refresh #(
   end
 
   // --- stripe updates: a die updates in the cycle its Commit is answered, so one at a time ----
+  flint_cfg_pkg::upd_t upd_win;
   always_comb begin
     upd_valid_o = |upd;
-    upd_die_o = '0;
-    upd_lplane_o = '0;
-    upd_lblock_o = '0;
-    upd_pplane_o = '0;
-    upd_pblock_o = '0;
+    upd_o.die = '0;
+    upd_win = '0;
     for (int unsigned d = 0; d < Dies; d++) begin
       if (upd[d]) begin
-        upd_die_o = DieBits'(d);
-        upd_lplane_o = upd_lplane[d*LPlBits +: LPlBits];
-        upd_lblock_o = upd_lblock[d*BlockBits +: BlockBits];
-        upd_pplane_o = upd_pplane[d*PPlBits +: PPlBits];
-        upd_pblock_o = upd_pblock[d*BlockBits +: BlockBits];
+        upd_o.die = DieBits'(d);
+        upd_win = upd_each[d*UpdW +: UpdW];
       end
     end
+    upd_o.lplane = upd_win.lplane;
+    upd_o.lblock = upd_win.lblock;
+    upd_o.pplane = upd_win.pplane;
+    upd_o.pblock = upd_win.pblock;
   end
 
   `FLINT_ASSERT(OneUpdate, $countones(upd) <= 1)

@@ -47,8 +47,7 @@ module flint_refresh_die #(
   localparam int unsigned PageBits  = flint_cfg_pkg::PageBits,
   localparam int unsigned LineBits  = flint_cfg_pkg::ClInPageBits,
   localparam int unsigned DataBits  = flint_cfg_pkg::ClDataBits,
-  localparam int unsigned StW       = flint_pkg::StatusWidth,
-  localparam int unsigned RcW       = flint_pkg::RelocCmdWidth
+  localparam int unsigned StW       = flint_pkg::StatusWidth
 ) (
   input  logic                     clk_i,
   input  logic                     rst_ni,
@@ -90,39 +89,25 @@ module flint_refresh_die #(
   // relocation table commands (through flint_refresh's arbiter); plane/block as the table takes
   output logic                     rc_valid_o,
   input  logic                     rc_ready_i,
-  output logic [RcW-1:0]           rc_op_o,        // a flint_pkg::reloc_cmd_e value
-  output logic [PPlBits-1:0]       rc_plane_o,
-  output logic [BlockBits-1:0]     rc_block_o,
+  output flint_cfg_pkg::rc_cmd_t   rc_o,
   input  logic                     rc_rsp_valid_i,
   output logic                     rc_rsp_ready_o,
-  input  flint_pkg::ftl_status_e   rc_rsp_status_i,
-  input  flint_pkg::blk_state_e    rc_rsp_state_i,
-  input  logic [PPlBits-1:0]       rc_rsp_plane_i,
-  input  logic [BlockBits-1:0]     rc_rsp_block_i,
-  input  logic [LPlBits-1:0]       rc_rsp_lplane_i,
-  input  logic [BlockBits-1:0]     rc_rsp_lblock_i,
+  input  flint_cfg_pkg::rc_rsp_t   rc_rsp_i,
   // read-counter reset of an erased block (through flint_refresh's arbiter)
   output logic                     cc_valid_o,
   input  logic                     cc_ready_i,
-  output logic [PPlBits-1:0]       cc_plane_o,
-  output logic [BlockBits-1:0]     cc_block_o,
+  output flint_cfg_pkg::pblk_t     cc_o,
   input  logic                     cc_rsp_valid_i,
   // a committed relocation, for the stripe table
   output logic                     upd_valid_o,
-  output logic [LPlBits-1:0]       upd_lplane_o,
-  output logic [BlockBits-1:0]     upd_lblock_o,
-  output logic [PPlBits-1:0]       upd_pplane_o,
-  output logic [BlockBits-1:0]     upd_pblock_o,
+  output flint_cfg_pkg::upd_t      upd_o,
   // the scrubber's own senses, for the read counters (a pulse: the feed holds it)
   output logic                     sn_valid_o,
-  output logic [PPlBits-1:0]       sn_plane_o,
-  output logic [BlockBits-1:0]     sn_block_o,
+  output flint_cfg_pkg::pblk_t     sn_o,
   // read-counter trip events of this die
   input  logic                     evt_valid_i,
   output logic                     evt_ready_o,
-  input  logic [PPlBits-1:0]       evt_plane_i,
-  input  logic [BlockBits-1:0]     evt_block_i,
-  input  logic                     evt_limit_i,
+  input  flint_cfg_pkg::evt_t      evt_i,
   // status
   output logic [PPlBits-1:0]       phantom_o,
   output logic [PPlBits-1:0]       source_o,
@@ -155,6 +140,29 @@ module flint_refresh_die #(
   logic rc_wait_q;                      // a relocation command awaits its answer
   logic copying, retiring;              // retiring: the copy pauses (flint_refresh_copy)
   assign copying = ph == flint_pkg::RefreshCopy && !retiring;
+
+  // The relocation table's answer: its enum fields back to their names (no casts to an enum:
+  // STYLE.md). A flint_cfg_pkg struct carries them as raw bits (Yosys 0.23: gen_config.py).
+  localparam int unsigned FsW = flint_pkg::FtlStatusWidth;
+  localparam int unsigned BsW = flint_pkg::BlkStateWidth;
+  flint_pkg::ftl_status_e rc_rsp_status;
+  flint_pkg::blk_state_e rc_rsp_state;
+  always_comb begin
+    unique case (rc_rsp_i.status)
+      FsW'(flint_pkg::FtlOutOfRange): rc_rsp_status = flint_pkg::FtlOutOfRange;
+      FsW'(flint_pkg::FtlNoFree):     rc_rsp_status = flint_pkg::FtlNoFree;
+      FsW'(flint_pkg::FtlBusy):       rc_rsp_status = flint_pkg::FtlBusy;
+      FsW'(flint_pkg::FtlWrongState): rc_rsp_status = flint_pkg::FtlWrongState;
+      default:                        rc_rsp_status = flint_pkg::FtlOk;
+    endcase
+    unique case (rc_rsp_i.state)
+      BsW'(flint_pkg::BlkMapped):   rc_rsp_state = flint_pkg::BlkMapped;
+      BsW'(flint_pkg::BlkReserved): rc_rsp_state = flint_pkg::BlkReserved;
+      BsW'(flint_pkg::BlkVacated):  rc_rsp_state = flint_pkg::BlkVacated;
+      BsW'(flint_pkg::BlkBad):      rc_rsp_state = flint_pkg::BlkBad;
+      default:                      rc_rsp_state = flint_pkg::BlkFree;
+    endcase
+  end
 
   // The step's tables src[], tgt[], next[] (flint_refresh_tables): read data.
   logic [BlockBits-1:0] src_rd, tgt_rd;
@@ -243,8 +251,8 @@ module flint_refresh_die #(
     .no_spare_o(no_spare),
     .erase_i(ph == flint_pkg::RefreshErase), .erase_start_i(erase_start),
     .erase_more_i(32'(idx_q) < Blocks), .erase_block_i(idx_q[BlockBits-1:0]),
-    .erase_live_i(idx_live), .rc_rsp_valid_i, .rc_rsp_status_i,
-    .rc_rsp_block_i, .cc_rsp_valid_i,
+    .erase_live_i(idx_live), .rc_rsp_valid_i, .rc_rsp_status_i(rc_rsp_status),
+    .rc_rsp_block_i(rc_rsp_i.block), .cc_rsp_valid_i,
     .er_release_o(er_release), .er_bad_o(er_bad), .er_count_o(er_count),
     .prog_fail_o(prog_fail), .rt_refused_o(rt_refused), .addr_bad_o(rsp_bad),
     .mreq_valid_o, .mreq_ready_i, .mreq_o, .mwr_valid_o, .mwr_ready_i, .mwr_data_o,
@@ -258,7 +266,7 @@ module flint_refresh_die #(
     .clk_i, .rst_ni,
     .enter_i(choose_enter), .active_i(ph == flint_pkg::RefreshChoose),
     .phantom_i(p_q), .hit_o(ch_hit), .pick_o(pick),
-    .evt_valid_i, .evt_plane_i, .evt_limit_i,
+    .evt_valid_i, .evt_plane_i(evt_i.plane), .evt_limit_i(evt_i.limit),
     .due_o, .limit_o, .alarm_o);
   assign evt_ready_o = 1'b1;
 
@@ -277,17 +285,20 @@ module flint_refresh_die #(
     .phantom_i(p_q), .source_i(s_q), .ls_i(ls_q), .tgt_rd_i(tgt_rd),
     .rt_mark_i(rt_mark), .rt_alloc_i(rt_alloc), .rt_block_i(rt_b), .rt_pblock_i(rt_y),
     .er_release_i(er_release), .er_bad_i(er_bad), .er_count_i(er_count),
-    .rc_valid_o, .rc_ready_i, .rc_op_o, .rc_plane_o, .rc_block_o, .rc_rsp_valid_i,
-    .rc_rsp_ready_o, .rc_rsp_status_i, .rc_rsp_plane_i,
-    .cc_valid_o, .cc_ready_i, .cc_plane_o, .cc_block_o, .cc_rsp_valid_i,
-    .wait_o(rc_wait_q), .commit_ans_o(cm_rsp), .upd_valid_o, .upd_pblock_o, .tgt_we_o(tgt_al),
+    .rc_valid_o, .rc_ready_i, .rc_op_o(rc_o.op), .rc_plane_o(rc_o.plane),
+    .rc_block_o(rc_o.block), .rc_rsp_valid_i, .rc_rsp_ready_o, .rc_rsp_status_i(rc_rsp_status),
+    .rc_rsp_plane_i(rc_rsp_i.plane),
+    .cc_valid_o, .cc_ready_i, .cc_plane_o(cc_o.plane), .cc_block_o(cc_o.block), .cc_rsp_valid_i,
+    .wait_o(rc_wait_q), .commit_ans_o(cm_rsp), .upd_valid_o, .upd_pblock_o(upd_o.pblock),
+    .tgt_we_o(tgt_al),
     .no_spare_o(cmd_no_spare), .reloc_o(cmd_reloc));
 
   // --- the step ---------------------------------------------------------------------------------
   flint_refresh_step #(.Mode(Mode), .Settle(Settle)) u_step (
     .clk_i, .rst_ni, .enable_i, .live_blocks_i, .res_planes_i,
     .hit_i(ch_hit), .pick_i(pick),
-    .rc_rsp_valid_i, .rc_rsp_state_i, .rc_rsp_lplane_i, .rc_rsp_lblock_i, .rc_wait_i(rc_wait_q),
+    .rc_rsp_valid_i, .rc_rsp_state_i(rc_rsp_state), .rc_rsp_lplane_i(rc_rsp_i.lplane),
+    .rc_rsp_lblock_i(rc_rsp_i.lblock), .rc_wait_i(rc_wait_q),
     .commit_ans_i(cm_rsp), .er_count_i(er_count), .cc_rsp_valid_i,
     .page_in_i(fk_done || sc_page_in),
     .drained_i(pq_occ == '0 && pg_idle && !pq_valid && !pg_pend && !fk_take && !fk_open &&
@@ -305,7 +316,8 @@ module flint_refresh_die #(
     .clk_i,
     .query_i(ph == flint_pkg::RefreshQuery), .alloc_i(ph == flint_pkg::RefreshAlloc),
     .commit_i(ph == flint_pkg::RefreshCommit), .idx_i(idx_q[BlockBits-1:0]),
-    .rc_rsp_valid_i, .rc_rsp_state_i, .rc_rsp_block_i, .rc_rsp_lblock_i, .tgt_we_i(tgt_al),
+    .rc_rsp_valid_i, .rc_rsp_state_i(rc_rsp_state), .rc_rsp_block_i(rc_rsp_i.block),
+    .rc_rsp_lblock_i(rc_rsp_i.lblock), .tgt_we_i(tgt_al),
     .restart_i(rt_set), .restart_block_i(rt_b), .restart_new_i(rt_new),
     .fk_done_i(fk_done), .fk_block_i(fk_b), .fk_page_i(fk_p),
     .sc_done_i(sc_page_in), .sc_block_i(sc_b), .sc_page_i(sc_p),
@@ -315,15 +327,15 @@ module flint_refresh_die #(
   // The scrubber's sense, for the read counters. It parks the controller until the sequencer
   // has its read (the sequencer then parks and holds it for the read's own steps).
   assign sn_valid_o = sc_go;
-  assign sn_plane_o = s_q;
-  assign sn_block_o = sc_x;
+  assign sn_o.plane = s_q;
+  assign sn_o.block = sc_x;
   assign park_o = sc_park || (ph == flint_pkg::RefreshVacate && bbc_empty_i);
   // The block of a trip event does not matter here: the rotation copies whole planes.
   logic unused_refresh;
-  assign unused_refresh = ^{evt_block_i, pq_scrub, pq_line, mrd_last_i};
-  assign upd_lplane_o = rc_rsp_lplane_i;
-  assign upd_lblock_o = rc_rsp_lblock_i;
-  assign upd_pplane_o = p_q;
+  assign unused_refresh = ^{evt_i.block, pq_scrub, pq_line, mrd_last_i};
+  assign upd_o.lplane = rc_rsp_i.lplane;
+  assign upd_o.lblock = rc_rsp_i.lblock;
+  assign upd_o.pplane = p_q;
 
   assign phantom_o = p_q;
   assign source_o = s_q;

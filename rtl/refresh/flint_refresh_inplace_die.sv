@@ -61,18 +61,14 @@ module flint_refresh_inplace_die #(
   // read-counter reset of the refreshed block
   output logic                  cc_valid_o,
   input  logic                  cc_ready_i,
-  output logic [PPlBits-1:0]    cc_plane_o,
-  output logic [BlockBits-1:0]  cc_block_o,
+  output flint_cfg_pkg::pblk_t  cc_o,
   input  logic                  cc_rsp_valid_i,
   // senses for the read counters: none (see below); the port matches flint_refresh_die's
   output logic                  sn_valid_o,
-  output logic [PPlBits-1:0]    sn_plane_o,
-  output logic [BlockBits-1:0]  sn_block_o,
+  output flint_cfg_pkg::pblk_t  sn_o,
   // read-counter trip events of this die
   input  logic                  evt_valid_i,
-  input  logic [PPlBits-1:0]    evt_plane_i,
-  input  logic [BlockBits-1:0]  evt_block_i,
-  input  logic                  evt_limit_i,
+  input  flint_cfg_pkg::evt_t   evt_i,
   // status
   output logic [PPlBits-1:0]    plane_o,       // plane of the block being refreshed
   output logic [3:0]            phase_o,       // a state_e value
@@ -195,18 +191,18 @@ module flint_refresh_inplace_die #(
     if (!enable_i) st_d = IpOff;
   end
   assign cc_valid_o = st_q == IpCount && !cc_wait_q;
-  assign cc_plane_o = pl_q;
-  assign cc_block_o = blk_q;
+  assign cc_o.plane = pl_q;
+  assign cc_o.block = blk_q;
   // From the first read-out to the count reset: nothing of this block may be served.
   assign park_o = st_q != IpOff && st_q != IpScan && st_q != IpHalt;
   // The read-out senses are not counted: the block is erased next and its count reset, and
   // counting them would carry a block due at its trip point past the limit (a false alarm).
   assign sn_valid_o = 1'b0;
-  assign sn_plane_o = pl_q;
-  assign sn_block_o = blk_q;
+  assign sn_o.plane = pl_q;
+  assign sn_o.block = blk_q;
 
   logic pend_add, pend_done;
-  assign pend_add = evt_valid_i && !evt_limit_i && !pend_q[{evt_plane_i, evt_block_i}];
+  assign pend_add = evt_valid_i && !evt_i.limit && !pend_q[{evt_i.plane, evt_i.block}];
   assign pend_done = st_q == IpCount && cc_rsp_valid_i;
   // Set and clear by a shifted one-hot mask: a dynamic bit write into the bitmap is one case
   // an index for Yosys (8k at paper, 20 s of elaboration); a shift is one cell. Built bit by bit
@@ -219,7 +215,7 @@ module flint_refresh_inplace_die #(
   // before that (one due event an erase cycle).
   always_comb begin
     pend_d = pend_q;
-    if (evt_valid_i && !evt_limit_i) pend_d = pend_d | (pend_one << {evt_plane_i, evt_block_i});
+    if (evt_valid_i && !evt_i.limit) pend_d = pend_d | (pend_one << {evt_i.plane, evt_i.block});
     if (pend_done) pend_d = pend_d & ~(pend_one << {scan_pl_q, scan_blk_q});
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -251,7 +247,7 @@ module flint_refresh_inplace_die #(
       else if (cc_rsp_valid_i) cc_wait_q <= 1'b0;
       // Due blocks wait in the bitmap (a block comes due once an erase cycle).
       if (evt_valid_i) begin
-        if (evt_limit_i) begin
+        if (evt_i.limit) begin
           alarm_q <= 1'b1;
           lim_q <= lim_q + 1'b1;
         end else begin
@@ -340,7 +336,7 @@ module flint_refresh_inplace_die #(
   `FLINT_COVER(c_ip_count, st_q == IpCount && cc_rsp_valid_i)
   `FLINT_COVER(c_ip_pending_many, pend_cnt_q > 32'd1)
   `FLINT_COVER(c_ip_poisoned_line, rd_go && line_bad)
-  `FLINT_COVER(c_ip_limit_event, evt_valid_i && evt_limit_i)
+  `FLINT_COVER(c_ip_limit_event, evt_valid_i && evt_i.limit)
   `FLINT_COVER(c_ip_halt, st_q == IpHalt)
 endmodule
 `default_nettype wire

@@ -18,17 +18,17 @@ module flint_sense_feed #(
   localparam int unsigned DieBits   = flint_cfg_pkg::DieBits,
   localparam int unsigned LPlBits   = flint_cfg_pkg::PlaneBits,
   localparam int unsigned PPlBits   = flint_cfg_pkg::PhysPlaneBits,
-  localparam int unsigned BlockBits = flint_cfg_pkg::BlockBits
+  localparam int unsigned BlockBits = flint_cfg_pkg::BlockBits,
+  localparam int unsigned PblkW     = flint_cfg_pkg::PblkWidth
 ) (
   input  logic                      clk_i,
   input  logic                      rst_ni,
   // a burst sense of logical block sense_lblock_i (all dies, all planes)
   input  logic                      sense_i,
   input  logic [BlockBits-1:0]      sense_lblock_i,
-  // the refresh controllers' page reads, a pulse a die
+  // the refresh controllers' page reads, a pulse a die, a flint_cfg_pkg::pblk_t a die
   input  logic [Dies-1:0]           own_i,
-  input  logic [Dies*PPlBits-1:0]   own_plane_i,
-  input  logic [Dies*BlockBits-1:0] own_block_i,
+  input  logic [Dies*PblkW-1:0]     own_blk_i,
   // relocation table lookups
   output logic                      lk_valid_o,
   input  logic                      lk_ready_i,
@@ -85,10 +85,10 @@ module flint_sense_feed #(
 
   // Own reads: pending a die, served in a cycle without a lookup answer.
   logic [Dies-1:0] own_q;
-  logic [Dies*PPlBits-1:0] own_plane_q;
-  logic [Dies*BlockBits-1:0] own_block_q;
+  logic [Dies*PblkW-1:0] own_blk_q;
   logic own_any;
   logic [DieBits-1:0] own_die;
+  flint_cfg_pkg::pblk_t own_sel;
   always_comb begin
     own_any = 1'b0;
     own_die = '0;
@@ -98,11 +98,11 @@ module flint_sense_feed #(
         own_die = DieBits'(d - 1);
       end
     end
+    own_sel = own_blk_q[32'(own_die)*PblkW +: PblkW];
     cnt_valid_o = lk_rsp_valid_i || own_any;
     cnt_die_o = lk_rsp_valid_i ? rsp_die_q : own_die;
-    cnt_plane_o = lk_rsp_valid_i ? lk_rsp_plane_i : own_plane_q[32'(own_die)*PPlBits +: PPlBits];
-    cnt_block_o = lk_rsp_valid_i ? lk_rsp_block_i :
-                                   own_block_q[32'(own_die)*BlockBits +: BlockBits];
+    cnt_plane_o = lk_rsp_valid_i ? lk_rsp_plane_i : own_sel.plane;
+    cnt_block_o = lk_rsp_valid_i ? lk_rsp_block_i : own_sel.block;
   end
   logic own_taken;
   assign own_taken = !lk_rsp_valid_i && own_any && cnt_ready_i;
@@ -113,14 +113,12 @@ module flint_sense_feed #(
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
         own_q[d] <= 1'b0;
-        own_plane_q[d*PPlBits +: PPlBits] <= '0;
-        own_block_q[d*BlockBits +: BlockBits] <= '0;
+        own_blk_q[d*PblkW +: PblkW] <= '0;
       end else begin
         if (own_taken && 32'(own_die) == d) own_q[d] <= 1'b0;
         if (own_i[d]) begin
           own_q[d] <= 1'b1;
-          own_plane_q[d*PPlBits +: PPlBits] <= own_plane_i[d*PPlBits +: PPlBits];
-          own_block_q[d*BlockBits +: BlockBits] <= own_block_i[d*BlockBits +: BlockBits];
+          own_blk_q[d*PblkW +: PblkW] <= own_blk_i[d*PblkW +: PblkW];
         end
       end
     end

@@ -218,10 +218,7 @@ module flint_top #(
   logic [Dies*StripeP-1:0] xlat_planes;
   logic [Dies*StripeB-1:0] xlat_blocks;
   logic upd_valid;
-  logic [DieBits-1:0] upd_die;
-  logic [LPlBits-1:0] upd_lplane;
-  logic [BlockBits-1:0] upd_lblock, upd_pblock;
-  logic [PPlBits-1:0] upd_pplane;
+  flint_cfg_pkg::stack_upd_t upd;
   flint_xlat u_xlat (
     .clk_i, .rst_ni,
     .busy_o       (xlat_busy),
@@ -238,11 +235,11 @@ module flint_top #(
     .xlat_planes_o(xlat_planes),
     .xlat_blocks_o(xlat_blocks),
     .upd_valid_i  (upd_valid),
-    .upd_die_i    (upd_die),
-    .upd_lplane_i (upd_lplane),
-    .upd_lblock_i (upd_lblock),
-    .upd_pplane_i (upd_pplane),
-    .upd_pblock_i (upd_pblock)
+    .upd_die_i    (upd.die),
+    .upd_lplane_i (upd.lplane),
+    .upd_lblock_i (upd.lblock),
+    .upd_pplane_i (upd.pplane),
+    .upd_pblock_i (upd.pblock)
   );
 
   // --- the burst-buffer controller --------------------------------------------------------------
@@ -315,14 +312,26 @@ module flint_top #(
   logic [LPlBits-1:0] lk_plane;
   logic [BlockBits-1:0] lk_block, lk_rsp_block;
   logic [PPlBits-1:0] lk_rsp_plane, unused_lk_phantom;
+  // The refresh's command and the table's answer (flint_cfg_pkg's structs: their enum fields are
+  // raw bits, the op decoded here onto the table's enum by its names, no casts to an enum).
   logic rc_valid, rc_ready, rc_rsp_valid, rc_rsp_ready;
+  flint_cfg_pkg::stack_rc_cmd_t rc;
+  flint_cfg_pkg::rc_rsp_t rc_rsp;
+  localparam int unsigned RcW = flint_pkg::RelocCmdWidth;
   flint_pkg::reloc_cmd_e rc_op;
-  logic [DieBits-1:0] rc_die;
-  logic [PPlBits-1:0] rc_plane, rc_rsp_plane;
-  logic [BlockBits-1:0] rc_block, rc_rsp_block, rc_rsp_lblock;
-  logic [LPlBits-1:0] rc_rsp_lplane;
   flint_pkg::ftl_status_e rc_rsp_status;
   flint_pkg::blk_state_e rc_rsp_state;
+  always_comb begin
+    unique case (rc.op)
+      RcW'(flint_pkg::RelocCmdAlloc):   rc_op = flint_pkg::RelocCmdAlloc;
+      RcW'(flint_pkg::RelocCmdCommit):  rc_op = flint_pkg::RelocCmdCommit;
+      RcW'(flint_pkg::RelocCmdRelease): rc_op = flint_pkg::RelocCmdRelease;
+      RcW'(flint_pkg::RelocCmdMarkBad): rc_op = flint_pkg::RelocCmdMarkBad;
+      default:                          rc_op = flint_pkg::RelocCmdQuery;
+    endcase
+  end
+  assign rc_rsp.status = rc_rsp_status;
+  assign rc_rsp.state = rc_rsp_state;
   flint_reloc_table u_reloc (
     .clk_i, .rst_ni,
     .busy_o          (reloc_busy),
@@ -339,17 +348,17 @@ module flint_top #(
     .cmd_valid_i     (rc_valid),
     .cmd_ready_o     (rc_ready),
     .cmd_op_i        (rc_op),
-    .cmd_die_i       (rc_die),
-    .cmd_plane_i     (rc_plane),
-    .cmd_block_i     (rc_block),
+    .cmd_die_i       (rc.die),
+    .cmd_plane_i     (rc.plane),
+    .cmd_block_i     (rc.block),
     .cmd_rsp_valid_o (rc_rsp_valid),
     .cmd_rsp_ready_i (rc_rsp_ready),
     .cmd_rsp_status_o(rc_rsp_status),
     .cmd_rsp_state_o (rc_rsp_state),
-    .cmd_rsp_plane_o (rc_rsp_plane),
-    .cmd_rsp_block_o (rc_rsp_block),
-    .cmd_rsp_lplane_o(rc_rsp_lplane),
-    .cmd_rsp_lblock_o(rc_rsp_lblock)
+    .cmd_rsp_plane_o (rc_rsp.plane),
+    .cmd_rsp_block_o (rc_rsp.block),
+    .cmd_rsp_lplane_o(rc_rsp.lplane),
+    .cmd_rsp_lblock_o(rc_rsp.lblock)
   );
 
   logic cnt_busy, cnt_valid, cnt_ready;
@@ -357,14 +366,10 @@ module flint_top #(
   logic [PPlBits-1:0] cnt_plane;
   logic [BlockBits-1:0] cnt_block;
   logic cc_valid, cc_ready, cc_rsp_valid, cc_rsp_ready, unused_cc_ok;
-  logic [DieBits-1:0] cc_die;
-  logic [PPlBits-1:0] cc_plane;
-  logic [BlockBits-1:0] cc_block;
+  flint_cfg_pkg::stack_pblk_t cc;
   logic [$clog2(DisturbLimit + 1)-1:0] unused_cc_count;
-  logic evt_valid, evt_ready, evt_limit;
-  logic [DieBits-1:0] evt_die;
-  logic [PPlBits-1:0] evt_plane;
-  logic [BlockBits-1:0] evt_block;
+  logic evt_valid, evt_ready;
+  flint_cfg_pkg::stack_evt_t evt;
   flint_read_counters #(
     .DisturbLimit(DisturbLimit),
     .CountBits   ($clog2(DisturbLimit + 1)),
@@ -383,31 +388,30 @@ module flint_top #(
     .cmd_valid_i    (cc_valid),
     .cmd_ready_o    (cc_ready),
     .cmd_read_i     (1'b0),
-    .cmd_die_i      (cc_die),
-    .cmd_plane_i    (cc_plane),
-    .cmd_block_i    (cc_block),
+    .cmd_die_i      (cc.die),
+    .cmd_plane_i    (cc.plane),
+    .cmd_block_i    (cc.block),
     .cmd_rsp_valid_o(cc_rsp_valid),
     .cmd_rsp_ready_i(cc_rsp_ready),
     .cmd_rsp_ok_o   (unused_cc_ok),
     .cmd_rsp_count_o(unused_cc_count),
     .evt_valid_o    (evt_valid),
     .evt_ready_i    (evt_ready),
-    .evt_die_o      (evt_die),
-    .evt_plane_o    (evt_plane),
-    .evt_block_o    (evt_block),
-    .evt_limit_o    (evt_limit)
+    .evt_die_o      (evt.die),
+    .evt_plane_o    (evt.plane),
+    .evt_block_o    (evt.block),
+    .evt_limit_o    (evt.limit)
   );
 
+  // The scrubbers' senses: a flint_cfg_pkg::pblk_t a die.
   logic [Dies-1:0] sn_valid;
-  logic [Dies*PPlBits-1:0] sn_plane;
-  logic [Dies*BlockBits-1:0] sn_block;
+  logic [Dies*flint_cfg_pkg::PblkWidth-1:0] sn;
   flint_sense_feed u_feed (
     .clk_i, .rst_ni,
     .sense_i       (sense_o),
     .sense_lblock_i(sense_lblock),
     .own_i         (sn_valid),
-    .own_plane_i   (sn_plane),
-    .own_block_i   (sn_block),
+    .own_blk_i     (sn),
     .lk_valid_o    (lk_valid),
     .lk_ready_i    (lk_ready),
     .lk_die_o      (lk_die),
@@ -481,40 +485,22 @@ module flint_top #(
     .sq_rsp_i      (rf_sq_rsp),
     .rc_valid_o    (rc_valid),
     .rc_ready_i    (rc_ready),
-    .rc_op_o       (rc_op),
-    .rc_die_o      (rc_die),
-    .rc_plane_o    (rc_plane),
-    .rc_block_o    (rc_block),
+    .rc_o          (rc),
     .rc_rsp_valid_i(rc_rsp_valid),
     .rc_rsp_ready_o(rc_rsp_ready),
-    .rc_rsp_status_i(rc_rsp_status),
-    .rc_rsp_state_i(rc_rsp_state),
-    .rc_rsp_plane_i(rc_rsp_plane),
-    .rc_rsp_block_i(rc_rsp_block),
-    .rc_rsp_lplane_i(rc_rsp_lplane),
-    .rc_rsp_lblock_i(rc_rsp_lblock),
+    .rc_rsp_i      (rc_rsp),
     .cc_valid_o    (cc_valid),
     .cc_ready_i    (cc_ready),
-    .cc_die_o      (cc_die),
-    .cc_plane_o    (cc_plane),
-    .cc_block_o    (cc_block),
+    .cc_o          (cc),
     .cc_rsp_valid_i(cc_rsp_valid),
     .cc_rsp_ready_o(cc_rsp_ready),
     .evt_valid_i   (evt_valid),
     .evt_ready_o   (evt_ready),
-    .evt_die_i     (evt_die),
-    .evt_plane_i   (evt_plane),
-    .evt_block_i   (evt_block),
-    .evt_limit_i   (evt_limit),
+    .evt_i         (evt),
     .upd_valid_o   (upd_valid),
-    .upd_die_o     (upd_die),
-    .upd_lplane_o  (upd_lplane),
-    .upd_lblock_o  (upd_lblock),
-    .upd_pplane_o  (upd_pplane),
-    .upd_pblock_o  (upd_pblock),
+    .upd_o         (upd),
     .sn_valid_o    (sn_valid),
-    .sn_plane_o    (sn_plane),
-    .sn_block_o    (sn_block),
+    .sn_o          (sn),
     .phantom_o     (rf_phantom_o),
     .source_o      (rf_source_o),
     .phase_o       (rf_phase_o),
@@ -698,11 +684,11 @@ module flint_top #(
   end
 
   assign remap_valid_o = upd_valid;
-  assign remap_die_o = upd_die;
-  assign remap_lplane_o = upd_lplane;
-  assign remap_lblock_o = upd_lblock;
-  assign remap_pplane_o = upd_pplane;
-  assign remap_pblock_o = upd_pblock;
+  assign remap_die_o = upd.die;
+  assign remap_lplane_o = upd.lplane;
+  assign remap_lblock_o = upd.lblock;
+  assign remap_pplane_o = upd.pplane;
+  assign remap_pblock_o = upd.pblock;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) started_q <= 1'b0;

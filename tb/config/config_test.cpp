@@ -1,11 +1,14 @@
 // One source of truth: the figures DESIGN.md section 2 derives, and the RTL package agreeing with
 // the C++ header for every config.
 #include <catch2/catch.hpp>
+#include <cstdint>
+#include <random>
 
 #include "Vcfg_probe_medium.h"
 #include "Vcfg_probe_paper.h"
 #include "Vcfg_probe_small.h"
 #include "flint_config.hpp"
+#include "model/refresh/refresh_bus.hpp"
 
 namespace {
 
@@ -99,6 +102,107 @@ TEST_CASE("config: RTL package equals the C++ header", "[config][directed]") {
   CheckProbe<Vcfg_probe_small>(flint::kSmallConfig);
   CheckProbe<Vcfg_probe_medium>(flint::kMediumConfig);
   CheckProbe<Vcfg_probe_paper>(flint::kPaperConfig);
+}
+
+// The refresh buses' structs (flint_cfg_pkg) against their C++ mirrors: the probe packs random
+// fields as SV lays them out; Pack() must give the same bits, Unpack() the fields back, and each
+// published ...Width must equal the mirror's.
+template <class Probe>
+void CheckBuses(const flint::Config& c, uint32_t seed) {
+  using flint::BusLevel;
+  Probe p;
+  INFO("config " << c.name << ", seed " << seed);
+  std::mt19937 rng(seed);
+  auto field = [&rng](uint64_t bits) {
+    return static_cast<uint32_t>(rng() & ((uint64_t{1} << bits) - 1));
+  };
+  const uint64_t widths[9] = {flint::RcCmd::Width(c, BusLevel::kDie),
+                              flint::RcCmd::Width(c, BusLevel::kStack),
+                              flint::RcRsp::Width(c),
+                              flint::Pblk::Width(c, BusLevel::kDie),
+                              flint::Pblk::Width(c, BusLevel::kStack),
+                              flint::Evt::Width(c, BusLevel::kDie),
+                              flint::Evt::Width(c, BusLevel::kStack),
+                              flint::Upd::Width(c, BusLevel::kDie),
+                              flint::Upd::Width(c, BusLevel::kStack)};
+  p.eval();
+  for (int i = 0; i < 9; ++i) CHECK(p.widths_o[i] == widths[i]);
+  int bad = 0;  // compare cheaply, assert once
+  for (int n = 0; n < 200; ++n) {
+    flint::RcCmd rc;
+    rc.die = field(c.die_bits);
+    rc.op = static_cast<flint::RelocCmd>(field(flint::kRelocCmdBits));
+    rc.plane = field(c.phys_plane_bits);
+    rc.block = field(c.block_bits);
+    flint::RcRsp rsp;
+    rsp.status = static_cast<flint::FtlStatus>(field(flint::kFtlStatusBits));
+    rsp.state = static_cast<flint::BlockState>(field(flint::kBlkStateBits));
+    rsp.plane = rc.plane;
+    rsp.block = rc.block;
+    rsp.lplane = field(c.plane_bits);
+    rsp.lblock = field(c.block_bits);
+    const bool limit = (rng() & 1) != 0;
+    p.die_i = rc.die;
+    p.op_i = static_cast<uint32_t>(rc.op);
+    p.status_i = static_cast<uint32_t>(rsp.status);
+    p.state_i = static_cast<uint32_t>(rsp.state);
+    p.plane_i = rc.plane;
+    p.block_i = rc.block;
+    p.lplane_i = rsp.lplane;
+    p.lblock_i = rsp.lblock;
+    p.limit_i = limit;
+    p.eval();
+    const flint::Pblk blk{rc.die, rc.plane, rc.block};
+    const flint::Evt evt{rc.die, rc.plane, rc.block, limit};
+    const flint::Upd upd{rc.die, rsp.lplane, rsp.lblock, rc.plane, rc.block};
+    const bool packs =
+        p.rc_o == rc.Pack(c, BusLevel::kDie) && p.stack_rc_o == rc.Pack(c, BusLevel::kStack) &&
+        p.rc_rsp_o == rsp.Pack(c) && p.pblk_o == blk.Pack(c, BusLevel::kDie) &&
+        p.stack_pblk_o == blk.Pack(c, BusLevel::kStack) && p.evt_o == evt.Pack(c, BusLevel::kDie) &&
+        p.stack_evt_o == evt.Pack(c, BusLevel::kStack) && p.upd_o == upd.Pack(c, BusLevel::kDie) &&
+        p.stack_upd_o == upd.Pack(c, BusLevel::kStack);
+    const flint::RcCmd rc_back = flint::RcCmd::Unpack(c, BusLevel::kStack, p.stack_rc_o);
+    const flint::RcCmd rc_die_back = flint::RcCmd::Unpack(c, BusLevel::kDie, p.rc_o);
+    const flint::RcRsp rsp_back = flint::RcRsp::Unpack(c, p.rc_rsp_o);
+    const flint::Pblk blk_back = flint::Pblk::Unpack(c, BusLevel::kStack, p.stack_pblk_o);
+    const flint::Pblk blk_die_back = flint::Pblk::Unpack(c, BusLevel::kDie, p.pblk_o);
+    const flint::Evt evt_back = flint::Evt::Unpack(c, BusLevel::kStack, p.stack_evt_o);
+    const flint::Evt evt_die_back = flint::Evt::Unpack(c, BusLevel::kDie, p.evt_o);
+    const flint::Upd upd_back = flint::Upd::Unpack(c, BusLevel::kStack, p.stack_upd_o);
+    const flint::Upd upd_die_back = flint::Upd::Unpack(c, BusLevel::kDie, p.upd_o);
+    const bool unpacks =
+        rc_back.die == rc.die && rc_back.op == rc.op && rc_back.plane == rc.plane &&
+        rc_back.block == rc.block && rc_die_back.die == 0 && rc_die_back.op == rc.op &&
+        rc_die_back.plane == rc.plane && rc_die_back.block == rc.block &&
+        rsp_back.status == rsp.status && rsp_back.state == rsp.state &&
+        rsp_back.plane == rsp.plane && rsp_back.block == rsp.block &&
+        rsp_back.lplane == rsp.lplane && rsp_back.lblock == rsp.lblock && blk_back.die == blk.die &&
+        blk_back.plane == blk.plane && blk_back.block == blk.block && blk_die_back.die == 0 &&
+        blk_die_back.plane == blk.plane && blk_die_back.block == blk.block &&
+        evt_back.die == evt.die && evt_back.plane == evt.plane && evt_back.block == evt.block &&
+        evt_back.limit == evt.limit && evt_die_back.die == 0 && evt_die_back.plane == evt.plane &&
+        evt_die_back.block == evt.block && evt_die_back.limit == evt.limit &&
+        upd_back.die == upd.die && upd_back.lplane == upd.lplane && upd_back.lblock == upd.lblock &&
+        upd_back.pplane == upd.pplane && upd_back.pblock == upd.pblock && upd_die_back.die == 0 &&
+        upd_die_back.lplane == upd.lplane && upd_die_back.lblock == upd.lblock &&
+        upd_die_back.pplane == upd.pplane && upd_die_back.pblock == upd.pblock;
+    if (!packs || !unpacks) {
+      if (bad == 0) {
+        UNSCOPED_INFO("first mismatch at draw " << n << ": die " << rc.die << " plane " << rc.plane
+                                                << " block " << rc.block
+                                                << (packs ? " (unpack)" : " (pack)"));
+      }
+      ++bad;
+    }
+  }
+  CHECK(bad == 0);
+  p.final();
+}
+
+TEST_CASE("config: the refresh buses' structs equal their C++ mirrors", "[config][directed]") {
+  CheckBuses<Vcfg_probe_small>(flint::kSmallConfig, 1);
+  CheckBuses<Vcfg_probe_medium>(flint::kMediumConfig, 2);
+  CheckBuses<Vcfg_probe_paper>(flint::kPaperConfig, 3);
 }
 
 }  // namespace

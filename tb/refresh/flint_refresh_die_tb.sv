@@ -115,9 +115,32 @@ module flint_refresh_die_tb #(
   logic [LineBits-1:0] mrd_line;
   flint_pkg::maint_rsp_t mrsp;
   logic unused_rc_rsp_ready, unused_sn_valid, unused_alarm, unused_evt_ready;
-  logic [PPlBits-1:0] unused_sn_plane;
-  logic [BlockBits-1:0] unused_sn_block;
   logic [31:0] unused_poisoned, unused_limit;
+  // The die's struct buses (flint_cfg_pkg), kept field by field on this wrapper's ports: the
+  // bench (refresh_die_tb.hpp) drives and reads each field by name.
+  flint_cfg_pkg::rc_cmd_t rc;
+  flint_cfg_pkg::rc_rsp_t rc_rsp;
+  flint_cfg_pkg::pblk_t cc, unused_sn;
+  flint_cfg_pkg::upd_t upd;
+  flint_cfg_pkg::evt_t evt;
+  assign rc_op_o = rc.op;
+  assign rc_plane_o = rc.plane;
+  assign rc_block_o = rc.block;
+  assign rc_rsp.status = rc_rsp_status_i;
+  assign rc_rsp.state = rc_rsp_state_i;
+  assign rc_rsp.plane = rc_rsp_plane_i;
+  assign rc_rsp.block = rc_rsp_block_i;
+  assign rc_rsp.lplane = rc_rsp_lplane_i;
+  assign rc_rsp.lblock = rc_rsp_lblock_i;
+  assign cc_plane_o = cc.plane;
+  assign cc_block_o = cc.block;
+  assign upd_lplane_o = upd.lplane;
+  assign upd_lblock_o = upd.lblock;
+  assign upd_pplane_o = upd.pplane;
+  assign upd_pblock_o = upd.pblock;
+  assign evt.plane = evt_plane_i;
+  assign evt.block = evt_block_i;
+  assign evt.limit = evt_limit_i;
   flint_refresh_die #(
     .Mode(Mode), .IdleWait(IdleWait), .StealPace(StealPace)
   ) u_die (
@@ -131,13 +154,10 @@ module flint_refresh_die_tb #(
     .mrd_valid_i(mrd_valid), .mrd_ready_o(mrd_ready), .mrd_data_i(mrd_data),
     .mrd_status_i(mrd_status), .mrd_line_i(mrd_line), .mrd_last_i(mrd_last),
     .mrsp_valid_i(mrsp_valid), .mrsp_ready_o(mrsp_ready), .mrsp_i(mrsp),
-    .rc_valid_o, .rc_ready_i, .rc_op_o, .rc_plane_o, .rc_block_o,
-    .rc_rsp_valid_i, .rc_rsp_ready_o(unused_rc_rsp_ready), .rc_rsp_status_i, .rc_rsp_state_i,
-    .rc_rsp_plane_i, .rc_rsp_block_i, .rc_rsp_lplane_i, .rc_rsp_lblock_i,
-    .cc_valid_o, .cc_ready_i, .cc_plane_o, .cc_block_o, .cc_rsp_valid_i,
-    .upd_valid_o, .upd_lplane_o, .upd_lblock_o, .upd_pplane_o, .upd_pblock_o,
-    .sn_valid_o(unused_sn_valid), .sn_plane_o(unused_sn_plane), .sn_block_o(unused_sn_block),
-    .evt_valid_i, .evt_ready_o(unused_evt_ready), .evt_plane_i, .evt_block_i, .evt_limit_i,
+    .rc_valid_o, .rc_ready_i, .rc_o(rc), .rc_rsp_valid_i, .rc_rsp_ready_o(unused_rc_rsp_ready),
+    .rc_rsp_i(rc_rsp), .cc_valid_o, .cc_ready_i, .cc_o(cc), .cc_rsp_valid_i,
+    .upd_valid_o, .upd_o(upd), .sn_valid_o(unused_sn_valid), .sn_o(unused_sn),
+    .evt_valid_i, .evt_ready_o(unused_evt_ready), .evt_i(evt),
     .phantom_o, .source_o, .phase_o, .rotations_o, .forked_o, .scrubbed_o, .programmed_o,
     .erased_o, .dropped_o, .poisoned_o(unused_poisoned), .due_o, .limit_o(unused_limit),
     .retired_prog_o, .retired_erase_o, .alarm_o(unused_alarm), .err_o, .err_code_o);
@@ -162,6 +182,6 @@ module flint_refresh_die_tb #(
     .die_data_valid_i, .die_data_i);
   logic unused_tb;
   assign unused_tb = ^{unused_rc_rsp_ready, unused_evt_ready, unused_sn_valid, unused_alarm,
-                       unused_sn_plane, unused_sn_block, unused_poisoned, unused_limit};
+                       unused_sn, unused_poisoned, unused_limit};
 endmodule
 `default_nettype wire

@@ -89,8 +89,15 @@ module flint_refresh_inplace_die_tb #(
   flint_pkg::status_e mrd_status;
   logic [LineBits-1:0] mrd_line;
   flint_pkg::maint_rsp_t mrsp;
-  logic [PPlBits-1:0] unused_sn_plane, unused_plane;
-  logic [BlockBits-1:0] unused_sn_block;
+  logic [PPlBits-1:0] unused_plane;
+  // The die's struct buses (flint_cfg_pkg), kept field by field on this wrapper's ports.
+  flint_cfg_pkg::pblk_t cc, unused_sn;
+  flint_cfg_pkg::evt_t evt;
+  assign cc_plane_o = cc.plane;
+  assign cc_block_o = cc.block;
+  assign evt.plane = evt_plane_i;
+  assign evt.block = evt_block_i;
+  assign evt.limit = evt_limit_i;
   flint_refresh_inplace_die u_die (
     .clk_i, .rst_ni, .enable_i, .parked_i, .park_o(ip_park_o),
     .mreq_valid_o(mreq_valid), .mreq_ready_i(mreq_ready), .mreq_o(mreq),
@@ -99,9 +106,8 @@ module flint_refresh_inplace_die_tb #(
     .mrd_valid_i(mrd_valid), .mrd_ready_o(mrd_ready), .mrd_data_i(mrd_data),
     .mrd_status_i(mrd_status), .mrd_line_i(mrd_line), .mrd_last_i(mrd_last),
     .mrsp_valid_i(mrsp_valid), .mrsp_ready_o(mrsp_ready), .mrsp_i(mrsp),
-    .cc_valid_o, .cc_ready_i, .cc_plane_o, .cc_block_o, .cc_rsp_valid_i,
-    .sn_valid_o, .sn_plane_o(unused_sn_plane), .sn_block_o(unused_sn_block),
-    .evt_valid_i, .evt_plane_i, .evt_block_i, .evt_limit_i,
+    .cc_valid_o, .cc_ready_i, .cc_o(cc), .cc_rsp_valid_i,
+    .sn_valid_o, .sn_o(unused_sn), .evt_valid_i, .evt_i(evt),
     .plane_o(unused_plane), .phase_o, .refreshed_o, .read_out_o, .programmed_o, .erased_o,
     .poisoned_o, .due_o, .limit_o, .pending_o, .alarm_o, .err_o, .err_code_o);
   assign park_o = ip_park_o || sq_park;
@@ -133,6 +139,6 @@ module flint_refresh_inplace_die_tb #(
   assign mon_rsp_go_o = mrsp_valid && mrsp_ready;
   assign mon_rsp_o = mrsp;
   logic unused_tb;
-  assign unused_tb = ^{unused_sn_plane, unused_sn_block, unused_plane, mrd_last};
+  assign unused_tb = ^{unused_sn, unused_plane, mrd_last};
 endmodule
 `default_nettype wire

@@ -17,6 +17,7 @@
 #include "Vfeed_small.h"
 #include "Vsense_feed_netlist.h"
 #include "flint_config.hpp"
+#include "model/refresh/refresh_bus.hpp"
 #include "tb/common/harness.hpp"
 #include "tb/common/ports.hpp"
 #include "tb/common/seed.hpp"
@@ -51,11 +52,7 @@ template <class Dut>
 class FeedBench {
  public:
   FeedBench(uint32_t seed, const Config& cfg)
-      : cfg_(cfg),
-        h_(seed, "sense_feed"),
-        model_(cfg, kDepth),
-        pbits_(Bits(cfg.planes + 1)),
-        bbits_(Bits(cfg.blocks)) {
+      : cfg_(cfg), h_(seed, "sense_feed"), model_(cfg, kDepth) {
     map_.resize(cfg.dies * cfg.planes * cfg.blocks);
     for (uint32_t d = 0; d < cfg.dies; ++d) {
       for (uint32_t l = 0; l < cfg.planes; ++l) {
@@ -90,8 +87,10 @@ class FeedBench {
     uint32_t own_mask = 0;
     for (const OwnRead& o : in.own) {
       own_mask |= 1u << o.die;
-      PutBits(d.own_plane_i, o.die * pbits_, pbits_, o.plane);
-      PutBits(d.own_block_i, o.die * bbits_, bbits_, o.block);
+      // A flint_cfg_pkg::pblk_t a die.
+      const flint::Pblk blk{0, o.plane, o.block};
+      const auto blk_bits = static_cast<uint32_t>(flint::Pblk::Width(cfg_, flint::BusLevel::kDie));
+      PutBits(d.own_blk_i, o.die * blk_bits, blk_bits, blk.Pack(cfg_, flint::BusLevel::kDie));
     }
     d.own_i = own_mask;
     d.lk_ready_i = in.lk_ready;
@@ -148,7 +147,6 @@ class FeedBench {
   const Config& cfg_;
   Harness<Dut> h_;
   SenseFeed model_;
-  uint32_t pbits_, bbits_;
   std::vector<std::pair<uint32_t, uint32_t>> map_;
   bool rsp_valid_ = false;
   uint32_t rsp_plane_ = 0, rsp_block_ = 0;
