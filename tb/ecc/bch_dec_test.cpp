@@ -550,6 +550,37 @@ TEST_CASE("bch_dec: the Chien search finds the model's error positions, and ever
   b.Finish();
 }
 
+TEST_CASE("bch_dec: the Chien search counts no root past the shortened length",
+          "[ecc][bch_dec][corner]") {
+  Bench b(1);
+  const m::BchCode& code = b.code();
+  const uint32_t n = code.code_bits();
+  // Lambda = product of (1 + alpha^i x) over `at`: its roots are alpha^-i, i in `at`.
+  auto locator = [&](const std::vector<uint32_t>& at) {
+    std::vector<uint32_t> lambda(code.t() + 1, 0);
+    lambda[0] = 1;
+    for (uint32_t i : at) {
+      const uint32_t x = code.Exp(i);
+      for (size_t j = lambda.size() - 1; j > 0; --j) lambda[j] ^= code.Mul(lambda[j - 1], x);
+    }
+    return lambda;
+  };
+  std::vector<Bench::ChienJob> jobs;
+  // Roots at n - 1 and n (the first position outside the code), at the end of the last
+  // 16-position group, at the field's last position, and one root inside with one outside.
+  const std::vector<std::vector<uint32_t>> sets = {
+      {n - 1}, {n}, {n - 1, n}, {(n + 15) / 16 * 16 - 1}, {code.field_order() - 2}, {0, n + 3}};
+  for (const auto& at : sets) {
+    Bench::ChienJob job;
+    job.lambda = locator(at);
+    job.deg = static_cast<unsigned>(at.size());
+    job.what = "roots at " + Elems(at);
+    jobs.push_back(job);
+  }
+  b.RunChien(jobs);
+  b.Finish();
+}
+
 TEST_CASE("bch_dec: the decoder corrects every single error and reports it",
           "[ecc][bch_dec][directed]") {
   Bench b(1);
