@@ -17,7 +17,7 @@
 //
 // Latency, from the cycle c a line is taken (in_valid_i && in_ready_o) to the first cycle its
 // response is valid: fast path c + 1; slow path c + 2T + 1 (flint_bch_bm: 23 for T = 11) +
-// ceil(N/P) + 1 (flint_bch_chien: 145 for P = 8) + 1 (the output register) = c + 170 at the
+// ceil(N/P) + 1 (flint_bch_chien: 145 for P = 8) + 1 (the output register) = c + 169 at the
 // defaults, and c + 25 when L > T (no search). While a line is on the slow path in_ready_o is
 // low.
 //
