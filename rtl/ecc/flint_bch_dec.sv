@@ -17,7 +17,7 @@
 //
 // Latency, from the cycle c a line is taken (in_valid_i && in_ready_o) to the first cycle its
 // response is valid: fast path c + 1; slow path c + 2T + 1 (flint_bch_bm: 23 for T = 11) +
-// ceil(N/P) + 1 (flint_bch_chien: 145 for P = 8) + 1 (the output register) = c + 169 at the
+// ceil(N/P) + 2 (flint_bch_chien: 146 for P = 8) + 1 (the output register) = c + 170 at the
 // defaults, and c + 25 when L > T (no search). While a line is on the slow path in_ready_o is
 // low.
 //
@@ -71,7 +71,11 @@ module flint_bch_dec #(
   assign take = in_valid_i && in_ready_o;
   assign drain = out_valid_q && out_ready_i;
 
-  // Berlekamp-Massey: takes the syndromes of a line that is not clean, when it is taken.
+  // Berlekamp-Massey: takes the syndromes of a line that is not clean, when it is taken. Its
+  // valid follows out_ready_i through in_ready_o (an exception to "valid never depends on
+  // ready", inside this module only): the unit is idle whenever in_ready_o can be high (checked
+  // below), and its in_ready_o is a state decode, so no loop closes. Gating the take on the
+  // output register being free keeps data_q a single register for the line and the response.
   logic bm_in_valid, bm_in_ready, bm_out_valid, bm_out_ready;
   logic [(T+1)*M-1:0] bm_lambda;
   logic [DegW-1:0] bm_deg;
