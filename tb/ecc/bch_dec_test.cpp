@@ -343,7 +343,8 @@ class Bench {
     std::vector<uint32_t> want;
     const unsigned want_l = code_.ErrorLocator(FullFromOdd(code_, job.odd), &want);
     const unsigned got_l = d.bm_out_deg_o;
-    const std::vector<uint32_t> got = UnpackElems(Get(d.bm_out_lambda_o, (t + 1) * mb), t + 1, mb);
+    const std::vector<uint32_t> got =
+        UnpackElems(Get(d.bm_out_lambda_o, size_t{t + 1} * mb), t + 1, mb);
     if (got_l != want_l) {
       Fail(job.what + ": L " + std::to_string(got_l) + ", model " + std::to_string(want_l) +
            "; syndromes " + Elems(job.odd));
