@@ -24,7 +24,9 @@
 //
 // Timing: each iteration takes two cycles, one for delta (T+1 multipliers and an XOR tree, into
 // a register) and one for the update (2T+1 multipliers), so no path has two multipliers in
-// series. A word taken in cycle c is at the output from cycle c + 2T + 1 (23 cycles for T = 11);
+// series. The T+1 multipliers by Lambda_i serve both cycles (times S_(2k+1-i), then times
+// gamma): 2T+1 flint_gf_mul in all. Their second operand comes from a register of its own
+// (by_q), loaded for the coming cycle, so the choice between the two is not in the path. A word taken in cycle c is at the output from cycle c + 2T + 1 (23 cycles for T = 11);
 // the unit takes the next word in the cycle after its result is taken. in_ready_o is high
 // exactly when the unit is idle.
 //
@@ -96,18 +98,15 @@ module flint_bch_bm #(
     end
   end
 
-  // delta's products Lambda_i * S_(2k+1-i); the update's gamma * Lambda_i and delta * B_(i-1).
-  logic [(T+1)*M-1:0] disc_terms, lam_scaled, b_scaled;
+  // Lambda_i times by_q's entry i: S_(2k+1-i) in StDelta (delta's terms), gamma in StUpd; and
+  // delta * B_(i-1).
+  logic [(T+1)*M-1:0] by_q, by_d;
+  logic [(T+1)*M-1:0] lam_prod, b_scaled;
   for (genvar i = 0; i <= T; i++) begin : g_mul
-    flint_gf_mul #(.M(M), .PrimPoly(PrimPoly)) u_disc (
+    flint_gf_mul #(.M(M), .PrimPoly(PrimPoly)) u_lam (
       .a_i(lam_q[i*M +: M]),
-      .b_i(win_q[i*M +: M]),
-      .p_o(disc_terms[i*M +: M])
-    );
-    flint_gf_mul #(.M(M), .PrimPoly(PrimPoly)) u_scale (
-      .a_i(lam_q[i*M +: M]),
-      .b_i(gamma_q),
-      .p_o(lam_scaled[i*M +: M])
+      .b_i(by_q[i*M +: M]),
+      .p_o(lam_prod[i*M +: M])
     );
     if (i == 0) begin : g_b0
       assign b_scaled[0 +: M] = '0;  // x * B has no constant term
@@ -122,7 +121,7 @@ module flint_bch_bm #(
   logic [M-1:0] delta;
   always_comb begin
     delta = '0;
-    for (int unsigned i = 0; i <= T; i++) delta = delta ^ disc_terms[i*M +: M];
+    for (int unsigned i = 0; i <= T; i++) delta = delta ^ lam_prod[i*M +: M];
   end
 
   // The length change of iteration k (2L <= r with r = 2k).
@@ -160,7 +159,7 @@ module flint_bch_bm #(
         state_d = StUpd;
       end
       StUpd: begin
-        lam_d = lam_scaled ^ b_scaled;
+        lam_d = lam_prod ^ b_scaled;
         if (grow) begin
           b_d = {lam_q[0 +: T*M], M'(0)};
           l_d = DegW'(2 * 32'(k_q) + 1 - 32'(l_q));
@@ -185,6 +184,9 @@ module flint_bch_bm #(
     endcase
   end
 
+  // The multipliers' operands for the next cycle: the window for a discrepancy, else gamma.
+  assign by_d = (state_d == StDelta) ? win_d : {(T+1){gamma_d}};
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       state_q <= StIdle;
@@ -202,6 +204,7 @@ module flint_bch_bm #(
     lam_q <= lam_d;
     b_q <= b_d;
     win_q <= win_d;
+    by_q <= by_d;
     queue_q <= queue_d;
   end
 
