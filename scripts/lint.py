@@ -58,6 +58,9 @@ HEAVY = {
     # are the same at every config; at paper make lint elaborates and checks them.
     ("flint_bch_enc", "small"): ["synth -top flint_bch_enc"],
     ("flint_bch_syn", "small"): ["synth -top flint_bch_syn"],
+    # The BCH line decoder holds the syndrome unit above (and Berlekamp-Massey, the Chien search,
+    # each synthesized in make lint on its own): its full synth is the syndrome unit's minutes.
+    ("flint_bch_dec", "small"): ["synth -top flint_bch_dec"],
 }
 # Verilator lints too slow for the budget (16 s: the paper stack top, every block of the stack at
 # once; 11 s: the paper BBC top, 16 dies of CRQ sub-banks and decoders); `--heavy` runs them

@@ -82,6 +82,14 @@ def main():
     if not tops:
         fail(f"no {args.top}.sv under rtl/")
     srcs = read_set(tops[0])
+    # The BCH blocks take their code from the generated flint_bch_pkg (scripts/gen_bch.py, in
+    # gen/, the same at every config). Read only by the tops that name it, so every other
+    # netlist's read set, and with it its text, stays as it was.
+    if any(re.search(r"\bflint_bch_pkg::", p.read_text()) for p in srcs):
+        bch = args.gen / "flint_bch_pkg.sv"
+        if not bch.exists():
+            fail(f"missing package {bch} (run scripts/gen_bch.py first)")
+        pkgs.insert(1, bch)
     chparam = []
     for kv in args.param:
         m = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)=(-?[0-9]+)", kv)

@@ -232,6 +232,12 @@ NOT_IN_DESIGN = {
                      "tested but not yet on the write paths (issue #26)",
     "flint_bch_syn": "the NAND-grade line code's syndrome unit, not yet on the read path "
                      "(issue #26)",
+    "flint_bch_bm": "the NAND-grade line code's Berlekamp-Massey unit (the decoder's slow path), "
+                    "not yet on the read path (issue #26)",
+    "flint_bch_chien": "the NAND-grade line code's Chien search (P = 8), not yet on the read path "
+                       "(issue #26)",
+    "flint_bch_dec": "the NAND-grade line decoder (syndromes, Berlekamp-Massey, Chien search), "
+                     "not yet on the read path (issue #26)",
 }
 
 # Logic blocks without SRAMs that flint_top instantiates once a die (its maintenance path: the

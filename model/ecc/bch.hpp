@@ -73,6 +73,13 @@ class BchCode {
   // codeword.
   std::vector<uint32_t> Syndromes(const BchBits& code) const;
 
+  // The error locator of the syndromes s (S_1 .. S_2t as Syndromes() gives them): Lambda's
+  // coefficients in *lambda (Lambda_0 = 1; 2t + 2 entries) and the LFSR length L it returns, as
+  // Decode() finds them. Exposed for the RTL's Berlekamp-Massey unit (tb/ecc/bch_dec_test.cpp).
+  unsigned ErrorLocator(const std::vector<uint32_t>& s, std::vector<uint32_t>* lambda) const {
+    return BerlekampMassey(s, lambda);
+  }
+
   // Decode a received word in place (code_bits bits): corrected on kCorrected, untouched
   // otherwise. Throws std::invalid_argument for a vector of the wrong size.
   BchResult Decode(BchBits* code) const;

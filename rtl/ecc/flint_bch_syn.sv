@@ -3,8 +3,8 @@
 // code (binary BCH over GF(2^11), t = 11, shortened to 1024 data bits: 1145 code bits), and
 // zero_o when all of them are zero. A binary code's even syndromes are squares of these
 // (S_2j = S_j^2), so every syndrome is zero iff the odd ones are: zero_o marks a clean line that
-// needs no correction, and the rest of the decoder (Berlekamp-Massey, Chien search; not built
-// yet) sees only lines with zero_o low.
+// needs no correction, and the rest of the decoder (flint_bch_bm, flint_bch_chien, put together
+// in flint_bch_dec) sees only lines with zero_o low.
 //
 // Code bit i is the coefficient of x^i (parity at [0, R), data bit j at R + j), as in the C++
 // model model/ecc/bch. S_j = c(alpha^j) in the polynomial basis of GF(2^M) (bit b = coefficient
