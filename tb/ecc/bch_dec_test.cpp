@@ -22,34 +22,23 @@
 #include "Vbch_dec.h"
 #include "model/ecc/bch.hpp"
 #include "tb/common/harness.hpp"
+#include "tb/ecc/bch_tb_util.hpp"
 
 namespace {
 
 namespace m = flint::model;
 using flint::tb::Harness;
 
-const m::BchCode& LineCode() {
-  static const m::BchCode code(m::kLineBchM, m::kLineBchT, m::kLineBchDataBits);
-  return code;
-}
+const m::BchCode& LineCode() { return flint::tb::BchLineCode(); }
 
-// A model bit vector (64-bit words) onto a Verilated wide port (32-bit words), and back.
+// A model bit vector onto a Verilated wide port and back (tb/ecc/bch_tb_util.hpp).
 template <class Port>
 void Put(Port& port, const m::BchBits& v) {
-  constexpr size_t kWords = std::extent_v<decltype(port.m_storage)>;
-  for (size_t w = 0; w < kWords; ++w) {
-    const size_t src = w / 2;
-    port.at(w) = src < v.size() ? static_cast<uint32_t>(v[src] >> (32 * (w % 2))) : 0u;
-  }
+  flint::tb::PutBch(port, v);
 }
-
 template <class Port>
 m::BchBits Get(const Port& port, size_t bits) {
-  m::BchBits v(m::BchWords(bits), 0);
-  for (size_t i = 0; i < bits; ++i) {
-    if ((port.at(i / 32) >> (i % 32)) & 1u) m::BchFlip(&v, i);
-  }
-  return v;
+  return flint::tb::GetBch(port, bits);
 }
 
 // Field elements e[0], e[1], .. (m bits each) packed as e[j] at bits [j*m, j*m + m).
@@ -73,12 +62,7 @@ std::vector<uint32_t> UnpackElems(const m::BchBits& v, size_t count, unsigned mb
   return e;
 }
 
-std::string Hex(const m::BchBits& v) {
-  std::ostringstream s;
-  s << std::hex;
-  for (size_t w = v.size(); w-- > 0;) s << (w + 1 == v.size() ? "" : "_") << v[w];
-  return s.str();
-}
+std::string Hex(const m::BchBits& v) { return flint::tb::BchHex(v); }
 
 std::string Elems(const std::vector<uint32_t>& e) {
   std::ostringstream s;

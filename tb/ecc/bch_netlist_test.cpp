@@ -24,6 +24,7 @@
 #include "tb/common/harness.hpp"
 #include "tb/common/ports.hpp"
 #include "tb/common/seed.hpp"
+#include "tb/ecc/bch_tb_util.hpp"
 
 namespace {
 
@@ -31,10 +32,7 @@ namespace m = flint::model;
 using flint::tb::GetBits;
 using flint::tb::PutBits;
 
-const m::BchCode& LineCode() {
-  static const m::BchCode code(m::kLineBchM, m::kLineBchT, m::kLineBchDataBits);
-  return code;
-}
+const m::BchCode& LineCode() { return flint::tb::BchLineCode(); }
 
 // Field elements e[j] into bits [j*mb, j*mb + mb) of a wide port.
 template <class W>
