@@ -333,17 +333,27 @@ PROOFS = [
               "tap_out": "u_dut.out_q", "tap_rd_line": "u_dut.rd_line_q",
               "tap_hold": "u_dut.hold_q", "tap_sel": "u_dut.sel_q",
               "tap_status": "u_dut.status_q"},
-        maxsteps=8,
+        maxsteps=4,
         bmc_steps=12,
         cfg_toml="tb/formal/cfg/formal_tiny.toml",
-        blocked="the induction is not closed yet: every base case to 8 cycles from reset holds "
-                "(a bounded proof), the step fails at k = 8 on a tracked answer's status in an "
-                "unreachable state; the strengthening is unfinished (docs/formal.md)",
         breaks=[
             Break("prop_never_ok", "property: claims no tracked request is answered OK "
                   "(refuted: an erase, a program or a read answers OK)", define="BREAK_PROP"),
             Break("no_reset", "assumption dropped: no reset in the first cycle",
                   drop_assume="DROP_RESET_ASSUME", steps=4),
+            Break("design_read_early", "design: a read drains after its first data-out, not its "
+                  "last (answered with a line of its page never read out)",
+                  edit=("rtl/nand/flint_maint_seq.sv",
+                        "StOut:    if (m_go && last_out) st_d = StDrain;",
+                        "StOut:    if (m_go) st_d = StDrain;"),
+                  steps=9),
+            Break("design_slot_early", "design: a plane's slot is answered as soon as its "
+                  "program or erase is issued, not once the plane is idle again and its fail "
+                  "bit read (the response picks active slots, not done ones)",
+                  edit=("rtl/nand/flint_maint_seq.sv",
+                        "if (done_q[p] && 32'(pick) == PhysPl) pick = SrcBits'(p);",
+                        "if (act_q[p] && 32'(pick) == PhysPl) pick = SrcBits'(p);"),
+                  steps=10),
         ],
     ),
     Proof(

@@ -348,6 +348,11 @@ module flint_maint_seq_props #(
         if (tap_st == SRsp && t_q.op != flint_pkg::MaintReadPage) assert (t_bad_q || t_badop_q);
         assert (32'(t_lines_q) <= Lines);
       end
+      // Tracked or answered, never both; lines only for a read in range, none once in a slot.
+      assert (!(trk_q && ans_q));
+      if (trk_q && (t_q.op != flint_pkg::MaintReadPage || t_bad_q || t_badop_q || t_slot)) begin
+        assert (t_lines_q == '0);
+      end
     end
   end
 endmodule
