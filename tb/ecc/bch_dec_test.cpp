@@ -29,17 +29,10 @@ namespace {
 namespace m = flint::model;
 using flint::tb::Harness;
 
-const m::BchCode& LineCode() { return flint::tb::BchLineCode(); }
+using flint::tb::BchLineCode;
 
-// A model bit vector onto a Verilated wide port and back (tb/ecc/bch_tb_util.hpp).
-template <class Port>
-void Put(Port& port, const m::BchBits& v) {
-  flint::tb::PutBch(port, v);
-}
-template <class Port>
-m::BchBits Get(const Port& port, size_t bits) {
-  return flint::tb::GetBch(port, bits);
-}
+using flint::tb::GetBch;
+using flint::tb::PutBch;
 
 // Field elements e[0], e[1], .. (m bits each) packed as e[j] at bits [j*m, j*m + m).
 m::BchBits PackElems(const std::vector<uint32_t>& e, unsigned mb) {
@@ -62,7 +55,7 @@ std::vector<uint32_t> UnpackElems(const m::BchBits& v, size_t count, unsigned mb
   return e;
 }
 
-std::string Hex(const m::BchBits& v) { return flint::tb::BchHex(v); }
+using flint::tb::BchHex;
 
 std::string Elems(const std::vector<uint32_t>& e) {
   std::ostringstream s;
@@ -143,7 +136,7 @@ struct Handshake {
 class Bench {
  public:
   explicit Bench(uint32_t seed, Handshake hs = {})
-      : h_(seed, "bch_dec"), code_(LineCode()), rng_(seed ^ 0x9e3779b9u), hs_(hs) {
+      : h_(seed, "bch_dec"), code_(BchLineCode()), rng_(seed ^ 0x9e3779b9u), hs_(hs) {
     auto& d = h_.dut();
     REQUIRE(sizeof(d.dec_in_code_i) * 8 >= code_.code_bits());
     REQUIRE(sizeof(d.dec_in_code_i) * 8 < code_.code_bits() + 32);
@@ -167,7 +160,7 @@ class Bench {
     uint64_t guard = 0;
     while (done < jobs.size() && ++guard < 400 * (jobs.size() + 4)) {
       if (!d.bm_in_valid_i && next < jobs.size() && Coin(hs_.p_valid)) {
-        Put(d.bm_in_syn_i, PackElems(jobs[next].odd, mb));
+        PutBch(d.bm_in_syn_i, PackElems(jobs[next].odd, mb));
         d.bm_in_valid_i = 1;
       }
       d.bm_out_ready_i = Coin(hs_.p_ready);
@@ -209,7 +202,7 @@ class Bench {
     uint64_t guard = 0;
     while (done < jobs.size() && ++guard < 400 * (jobs.size() + 4)) {
       if (!d.ch_in_valid_i && next < jobs.size() && Coin(hs_.p_valid)) {
-        Put(d.ch_in_lambda_i, PackElems(jobs[next].lambda, code_.m()));
+        PutBch(d.ch_in_lambda_i, PackElems(jobs[next].lambda, code_.m()));
         d.ch_in_deg_i = static_cast<uint8_t>(jobs[next].deg);
         d.ch_in_valid_i = 1;
       }
@@ -256,7 +249,7 @@ class Bench {
     bool waiting = false;  // the head of `sent` has not been valid yet
     while (done < jobs.size() && ++guard < 400 * (jobs.size() + 4)) {
       if (!d.dec_in_valid_i && next < jobs.size() && Coin(hs_.p_valid)) {
-        Put(d.dec_in_code_i, jobs[next].word);
+        PutBch(d.dec_in_code_i, jobs[next].word);
         d.dec_in_valid_i = 1;
       }
       d.dec_out_ready_i = Coin(hs_.p_ready);
@@ -328,7 +321,7 @@ class Bench {
     const unsigned want_l = code_.ErrorLocator(FullFromOdd(code_, job.odd), &want);
     const unsigned got_l = d.bm_out_deg_o;
     const std::vector<uint32_t> got =
-        UnpackElems(Get(d.bm_out_lambda_o, size_t{t + 1} * mb), t + 1, mb);
+        UnpackElems(GetBch(d.bm_out_lambda_o, size_t{t + 1} * mb), t + 1, mb);
     if (got_l != want_l) {
       Fail(job.what + ": L " + std::to_string(got_l) + ", model " + std::to_string(want_l) +
            "; syndromes " + Elems(job.odd));
@@ -353,7 +346,7 @@ class Bench {
   void CheckChien(const ChienJob& job) {
     auto& d = h_.dut();
     const unsigned t = code_.t(), n = code_.code_bits();
-    const m::BchBits mask = Get(d.ch_out_mask_o, n);
+    const m::BchBits mask = GetBch(d.ch_out_mask_o, n);
     const unsigned count = d.ch_out_count_o;
     const bool uncorr = d.ch_out_uncorr_o != 0;
     std::vector<uint32_t> want_roots;
@@ -362,8 +355,8 @@ class Bench {
     for (uint32_t i : want_roots) m::BchFlip(&want_mask, i);
     const bool want_uncorr = job.deg > t || want_roots.size() != job.deg;
     if (mask != want_mask || count != want_roots.size() || uncorr != want_uncorr) {
-      Fail(job.what + ": mask " + Hex(mask) + " count " + std::to_string(count) + " uncorr " +
-           std::to_string(uncorr) + "; expected mask " + Hex(want_mask) + " count " +
+      Fail(job.what + ": mask " + BchHex(mask) + " count " + std::to_string(count) + " uncorr " +
+           std::to_string(uncorr) + "; expected mask " + BchHex(want_mask) + " count " +
            std::to_string(want_roots.size()) + " uncorr " + std::to_string(want_uncorr) +
            "; Lambda " + Elems(job.lambda) + " deg " + std::to_string(job.deg));
       return;
@@ -380,7 +373,7 @@ class Bench {
 
   void CheckDec(const DecJob& job, const m::BchBits& want_data, const m::BchResult& r) {
     auto& d = h_.dut();
-    const m::BchBits data = Get(d.dec_out_data_o, code_.data_bits());
+    const m::BchBits data = GetBch(d.dec_out_data_o, code_.data_bits());
     const uint8_t status = d.dec_out_status_o;
     const unsigned nerr = d.dec_out_nerr_o;
     const uint8_t want_status = StatusOf(r.status);
@@ -388,12 +381,13 @@ class Bench {
     if (status != want_status || nerr != want_nerr || data != want_data) {
       Fail(job.what + ": status " + std::to_string(status) + " nerr " + std::to_string(nerr) +
            ", model " + std::to_string(want_status) + " " + std::to_string(want_nerr) +
-           (data != want_data ? "; data differs: " + Hex(data) + " vs " + Hex(want_data) : ""));
+           (data != want_data ? "; data differs: " + BchHex(data) + " vs " + BchHex(want_data)
+                              : ""));
     }
     // Up to t errors: the data sent, whatever the model says.
     if (!job.sent_data.empty() && data != job.sent_data) {
-      Fail(job.what + ": at most t errors, data not restored: " + Hex(data) + " vs " +
-           Hex(job.sent_data));
+      Fail(job.what + ": at most t errors, data not restored: " + BchHex(data) + " vs " +
+           BchHex(job.sent_data));
     }
     ++per_status_[want_status];
   }

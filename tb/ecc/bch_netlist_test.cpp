@@ -32,7 +32,7 @@ namespace m = flint::model;
 using flint::tb::GetBits;
 using flint::tb::PutBits;
 
-const m::BchCode& LineCode() { return flint::tb::BchLineCode(); }
+using flint::tb::BchLineCode;
 
 // Field elements e[j] into bits [j*mb, j*mb + mb) of a wide port.
 template <class W>
@@ -68,7 +68,7 @@ TEST_CASE("bch_dec: Berlekamp-Massey and the Chien search match their synthesize
           "[ecc][bch_dec][random]") {
   const uint32_t seed = flint::tb::TestSeed();
   INFO(flint::tb::ReplayCommand(seed));
-  const m::BchCode& code = LineCode();
+  const m::BchCode& code = BchLineCode();
   const unsigned t = code.t(), mb = code.m(), n = code.code_bits();
   flint::tb::Harness<Vbch_dec> hr(seed, "", "_rtl");
   flint::tb::Harness<Vbch_bm_netlist> hb(seed, "", "_bm_netlist");

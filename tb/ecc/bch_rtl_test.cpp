@@ -24,19 +24,12 @@ namespace {
 namespace m = flint::model;
 using flint::tb::Harness;
 
-const m::BchCode& LineCode() { return flint::tb::BchLineCode(); }
+using flint::tb::BchLineCode;
 
-// A model bit vector onto a Verilated wide port and back (tb/ecc/bch_tb_util.hpp).
-template <class Port>
-void Put(Port& port, const m::BchBits& v) {
-  flint::tb::PutBch(port, v);
-}
-template <class Port>
-m::BchBits Get(const Port& port, size_t bits) {
-  return flint::tb::GetBch(port, bits);
-}
+using flint::tb::GetBch;
+using flint::tb::PutBch;
 
-std::string Hex(const m::BchBits& v) { return flint::tb::BchHex(v); }
+using flint::tb::BchHex;
 
 // The model's odd syndromes packed as the RTL's syn_o: S_(2s+1) at bits [s*m, s*m + m).
 m::BchBits OddSyndromes(const m::BchCode& code, const m::BchBits& word) {
@@ -63,7 +56,7 @@ struct Out {
 
 class Bench {
  public:
-  explicit Bench(uint32_t seed) : h_(seed, "bch"), code_(LineCode()) {
+  explicit Bench(uint32_t seed) : h_(seed, "bch"), code_(BchLineCode()) {
     auto& d = h_.dut();
     // The RTL's widths must be the model's: a port of another size would be half-driven.
     REQUIRE(sizeof(d.data_i) * 8 >= code_.data_bits());
@@ -76,11 +69,11 @@ class Bench {
   Out Apply(const m::BchBits& data,  // NOLINT(bugprone-easily-swappable-parameters)
             const m::BchBits& word) {
     auto& d = h_.dut();
-    Put(d.data_i, data);
-    Put(d.code_i, word);
+    PutBch(d.data_i, data);
+    PutBch(d.code_i, word);
     h_.Eval();
-    Out out{Get(d.enc_parity_o, code_.parity_bits()), Get(d.syn_o, size_t{code_.t()} * code_.m()),
-            d.syn_zero_o != 0};
+    Out out{GetBch(d.enc_parity_o, code_.parity_bits()),
+            GetBch(d.syn_o, size_t{code_.t()} * code_.m()), d.syn_zero_o != 0};
     h_.Tick();
     return out;
   }
@@ -91,10 +84,11 @@ class Bench {
     const m::BchBits want = code_.Parity(data);
     const Out first = Apply(data, Codeword(data, want));
     if (first.parity != want) {
-      Fail(what + ": parity " + Hex(first.parity) + ", model " + Hex(want) + ", data " + Hex(data));
+      Fail(what + ": parity " + BchHex(first.parity) + ", model " + BchHex(want) + ", data " +
+           BchHex(data));
     }
     if (!AllZero(first.syn) || !first.zero) {
-      Fail(what + ": a codeword's syndromes " + Hex(first.syn) + " zero_o " +
+      Fail(what + ": a codeword's syndromes " + BchHex(first.syn) + " zero_o " +
            std::to_string(first.zero));
     }
   }
@@ -104,7 +98,8 @@ class Bench {
     const m::BchBits want = OddSyndromes(code_, word);
     const Out out = Apply(m::BchBits(m::BchWords(code_.data_bits()), 0), word);
     if (out.syn != want) {
-      Fail(what + ": syndromes " + Hex(out.syn) + ", model " + Hex(want) + ", word " + Hex(word));
+      Fail(what + ": syndromes " + BchHex(out.syn) + ", model " + BchHex(want) + ", word " +
+           BchHex(word));
     }
     if (out.zero != want_zero || out.zero != AllZero(want)) {
       Fail(what + ": zero_o " + std::to_string(out.zero) + ", expected " +
