@@ -19,7 +19,7 @@ FLINT_ONLY ?=
 WORKERS ?= $(JOBS)
 SCHEDULER ?=
 
-.PHONY: help setup setup-gui configure build test lint bench synth area report disturb refresh-cost progq-demand results results-rtl rtl-big rtl-paper system waves run \
+.PHONY: help setup setup-gui configure build test lint bench synth area report disturb refresh-cost progq-demand results results-rtl fault-campaign rtl-big rtl-paper system waves run \
         regress pictures formal fuzz mutate soak clean
 .DEFAULT_GOAL := help
 
@@ -42,6 +42,7 @@ help:
 	@echo "                      models, survivors proven equivalent or listed -> docs/mutation.md (~8 min)"
 	@echo "make soak             ROTATIONS=$(ROTATIONS) phantom rotations of a refresh die against the rotation model,"
 	@echo "                      seeds 1..SOAK_SEEDS=$(SOAK_SEEDS) -> docs/soak.md (~5 min)"
+	@echo "make fault-campaign   the line decoders under the NAND model's bit errors -> docs/fault_campaign.md"
 	@echo "make disturb          read disturb per block, linear vs interleaved placement -> docs/disturb.md"
 	@echo "make refresh-cost     decode-step stall: none / FLINT / in-place refresh -> docs/refresh_cost.md"
 	@echo "make progq-demand     program-queue demand of the rotation at paper -> docs/progq_demand.md"
@@ -151,6 +152,16 @@ area: configure
 
 disturb: build
 	@$(BUILD)/sim/flint-disturb --config paper --out docs/disturb.md
+
+# The read path's decoders under the NAND model's bit errors (docs/fault_campaign.md): SEC-DED
+# and BCH on the same reads, 1e7 lines a point through SEC-DED, fewer through the BCH decoder's
+# 170-cycle slow path (FC_BCH_LINES; the accelerated points 1e5). About 15 minutes of one core.
+FC_LINES ?= 10000000
+FC_BCH_LINES ?= 1000000
+fault-campaign: build
+	@$(BUILD)/tb/ecc/flint-fault-campaign --seed 1 --lines $(FC_LINES) \
+	  --bch-lines $(FC_BCH_LINES) --points fresh,mid,eol,x5=1e-3@100000,x25=5e-3@100000 \
+	  --md docs/fault_campaign.md --json docs/fault_campaign.json
 
 progq-demand: build
 	@$(BUILD)/sim/flint-progq-demand --config paper --out docs/progq_demand.md \
