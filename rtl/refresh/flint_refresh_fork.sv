@@ -117,9 +117,15 @@ module flint_refresh_fork #(
         fk_d = FkSkip;
       end
     end
-    // ACTIVE leaves: an unfinished page gives its slot back. A new ACTIVE: look its block up.
-    if (act_change_i && fk_open_q && !fk_done) begin
-      fq_cancel_o = 1'b1;
+    // ACTIVE leaves: an unfinished page gives its slot back, and a line of it arriving in the
+    // same cycle is not written (the queue takes a cancel alone, a_fork_cancel_alone; a page
+    // left unfinished by an uncorrectable line meets ACTIVE's release with its last lines
+    // still coming: found by the fault campaign, docs/fault_campaign_top.md). A first line in
+    // that cycle opens nothing. A new ACTIVE: look its block up.
+    if (act_change_i && !fk_done) begin
+      fq_cancel_o = fk_open_q;
+      fq_valid_o = 1'b0;
+      fq_open_o = 1'b0;
       fk_open_d = 1'b0;
       fk_mask_d = '0;
     end
@@ -177,5 +183,6 @@ module flint_refresh_fork #(
   `FLINT_COVER(c_fork_take, fk_q == FkTake)
   `FLINT_COVER(c_fork_skip, fk_q == FkSkip)
   `FLINT_COVER(c_fork_cancel, fq_cancel_o)
+  `FLINT_COVER(c_fork_cancel_with_line, fq_cancel_o && fk_line)
 endmodule
 `default_nettype wire

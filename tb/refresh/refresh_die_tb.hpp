@@ -59,6 +59,7 @@ struct RefreshStim {
   double cut_p = 0.0;       // chance a burst leaves ACTIVE before all its lines
   double dup_p = 0.0;       // chance a line comes twice
   double bad_line_p = 0.0;  // chance a line comes uncorrectable first (then again, good)
+  double cut_on_line_p = 0.0;  // chance ACTIVE leaves in the cycle of one of its lines, unfinished
   uint32_t park_delay = 0;  // cycles to park beyond the first
   double rc_ready_p = 1.0;  // relocation port ready
   uint32_t rc_lat_max = 1;  // its answer 1..rc_lat_max cycles after the command
@@ -127,6 +128,7 @@ class RefreshDieBench : public BenchRun<RefreshDieBench<Dut>> {
   uint64_t scrub_reads() const { return scrub_reads_; }
   uint64_t park_cycles() const { return park_cycles_; }
   uint64_t bursts() const { return bursts_; }
+  uint64_t cut_on_line() const { return cut_on_line_; }  // ACTIVE released with a line
   uint64_t events() const { return events_; }
   // Cycle each rotation ended (the controller's count rose).
   const std::vector<uint64_t>& rotation_ends() const { return rotation_ends_; }
@@ -384,6 +386,13 @@ class RefreshDieBench : public BenchRun<RefreshDieBench<Dut>> {
       d.fork_line_i = li.line;
       d.fork_status_i = static_cast<uint8_t>(li.status);
       PutBytes(d.fork_data_i, 0, li.data);
+      // The BBC releases ACTIVE in the cycle a line of it arrives, the rest never read (as when
+      // the accelerator stops reading a burst, or an uncorrectable line is not read again).
+      if (active_->pos < active_->lines.size() && u(rng_) < stim_.cut_on_line_p) {
+        d.act_change_i = 1;
+        active_.reset();
+        ++cut_on_line_;
+      }
     }
     d.bbc_empty_i = !active_ && !next_;
     res_mask_ = (active_ ? active_->planes : 0u) | (next_ ? next_->planes : 0u);
@@ -494,7 +503,7 @@ class RefreshDieBench : public BenchRun<RefreshDieBench<Dut>> {
   uint32_t erase_nth_ = 0;
   // statistics
   uint64_t rc_cmds_ = 0, cc_cmds_ = 0, nand_cmds_ = 0, scrub_reads_ = 0, park_cycles_ = 0;
-  uint64_t bursts_ = 0, events_ = 0;
+  uint64_t bursts_ = 0, events_ = 0, cut_on_line_ = 0;
   uint32_t last_rotations_ = 0;
   std::vector<uint64_t> rotation_ends_;
 };

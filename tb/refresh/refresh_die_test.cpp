@@ -184,6 +184,25 @@ TEST_CASE("refresh_die: a load with no live block still rotates with commits onl
   FinishBench(b);
 }
 
+// Found by the fault campaign through the stack top (docs/fault_campaign_top.md): a forked page
+// left unfinished (an uncorrectable line is not read again) meets ACTIVE's release in the cycle
+// another line of it arrives; the fork cancelled the page and wrote the line in one cycle, which
+// the program queue refuses (a_fork_cancel_alone) and which would leak the page's slot.
+TEST_CASE("refresh_die: ACTIVE released in the cycle of a line of an unfinished forked page",
+          "[refresh][refresh_die][directed]") {
+  const flint::Config& cfg = Small();
+  Bench b(cfg, flint::tb::TestSeed(), 4);
+  b.stim().cut_on_line_p = 0.05;
+  b.stim().bad_line_p = 0.05;
+  REQUIRE_RUN(b, b.RunRotations(2, 800000));
+  INFO("releases with a line: " << b.cut_on_line());
+  CHECK(b.cut_on_line() > 20);
+  CHECK(b.dut().rotations_o == 2);
+  b.CheckCounters();
+  CHECK(b.ReadBack().empty());
+  FinishBench(b);
+}
+
 TEST_CASE("refresh_die: Mode 2 (no refresh) does nothing", "[refresh][refresh_die][directed]") {
   const flint::Config& cfg = Small();
   flint::tb::RefreshDieBench<Vrefresh_die_m2> b(cfg, flint::tb::TestSeed(), 4);
