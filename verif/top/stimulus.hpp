@@ -244,9 +244,11 @@ class TopDriver {
         r.last_response = now();
         sb_.OnResponse(
             now(), reqs[k].address, st,
-            [&] {
-              return GetBytes(d.rsp_data_o, static_cast<uint32_t>(lane * cfg_.cl_bytes),
-                              static_cast<uint32_t>(cfg_.cl_bytes));
+            [&]() -> const std::vector<uint8_t>& {
+              rsp_line_.resize(cfg_.cl_bytes);
+              GetBytesInto(d.rsp_data_o, static_cast<uint32_t>(lane * cfg_.cl_bytes),
+                           static_cast<uint32_t>(cfg_.cl_bytes), rsp_line_.data());
+              return rsp_line_;
             },
             &e);
       });
@@ -409,6 +411,7 @@ class TopDriver {
   TopNand<Dut> nand_;
   TopScoreboard sb_;
   std::deque<uint32_t> free_ids_;
+  std::vector<uint8_t> rsp_line_;  // a response's line, refilled per response
   bool mounting_ = false;
   uint64_t beat_k_ = 0;
   uint32_t beat_s_ = 0, beat_j_ = 0;
