@@ -174,6 +174,21 @@ DecodedBlock DecodeImage(const uint8_t* image, size_t image_bytes) {
   return DecodeBlock(data.data(), data.size(), check.data());
 }
 
+Status DecodeImageInto(const uint8_t* image, size_t image_bytes, uint8_t* data) {
+  if (image_bytes % kCodewordBytes != 0) {
+    throw std::invalid_argument("secded: an image slice of " + std::to_string(image_bytes) +
+                                " bytes is not a whole number of 9-byte codewords");
+  }
+  Status status = Status::kOk;
+  for (size_t w = 0; w < image_bytes / kCodewordBytes; ++w) {
+    const uint8_t* c = image + w * kCodewordBytes;
+    const SecdedWord d = SecdedDecode(LoadWord(c, 0), c[kWordBytes]);
+    StoreWord(data, w, d.data);
+    status = ReduceStatus(status, d.status);
+  }
+  return status;
+}
+
 double BinomialTail(unsigned n, unsigned k, double rber) {
   if (!(rber >= 0.0 && rber <= 1.0)) throw std::invalid_argument("secded: rber outside [0, 1]");
   if (k > n) return 0.0;

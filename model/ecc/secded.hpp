@@ -70,6 +70,10 @@ DecodedBlock DecodeBlock(const uint8_t* main, size_t bytes, const uint8_t* check
 // cl_image_bytes; or a whole page image). Throws std::invalid_argument if image_bytes is not a
 // multiple of 9.
 DecodedBlock DecodeImage(const uint8_t* image, size_t image_bytes);
+// The same decode with no allocation, for a bench's per-line path: writes the corrected data
+// (image_bytes / 9 * 8 bytes) to `data` and returns the status reduced over the words. Throws
+// std::invalid_argument as DecodeImage does.
+Status DecodeImageInto(const uint8_t* image, size_t image_bytes, uint8_t* data);
 
 // ---- correction limit as probabilities (docs/ecc.md) ---------------------------------------
 

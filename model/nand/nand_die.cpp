@@ -555,12 +555,9 @@ NandResponse NandDie::Apply(const NandCommand& c, uint64_t now) {
 
 // --- Queries -------------------------------------------------------------------------------
 
-const NandDie::PlaneState& NandDie::QueryPlane(uint32_t plane) const {
-  if (plane >= cfg_.phys_planes) {
-    throw std::out_of_range("nand die " + Str(die_index_) + ": plane " + Str(plane) +
-                            " outside 0.." + Str(cfg_.phys_planes - 1));
-  }
-  return planes_[plane];
+void NandDie::ThrowPlaneQuery(uint32_t plane) const {
+  throw std::out_of_range("nand die " + Str(die_index_) + ": plane " + Str(plane) +
+                          " outside 0.." + Str(cfg_.phys_planes - 1));
 }
 
 const NandDie::BlockState& NandDie::QueryBlock(uint32_t plane, uint32_t block) const {
@@ -572,28 +569,6 @@ const NandDie::BlockState& NandDie::QueryBlock(uint32_t plane, uint32_t block) c
   return Block(plane, block);
 }
 
-PlaneStatus NandDie::Status(uint32_t plane, uint64_t now) const {
-  const PlaneState& ps = QueryPlane(plane);
-  PlaneStatus s;
-  s.array_ready = now >= ps.array_busy_until;
-  s.ready = s.array_ready && now >= ps.cache_ready_at && !CacheReadingOut(plane, now);
-  s.fail = s.ready && ps.op_failed && now >= ps.op_done_at;
-  return s;
-}
-
-uint64_t NandDie::PlaneReadyAt(uint32_t plane) const { return QueryPlane(plane).array_busy_until; }
-
-uint64_t NandDie::CacheReadyAt(uint32_t plane) const { return QueryPlane(plane).cache_ready_at; }
-
-const SensedPage* NandDie::PageBuffer(uint32_t plane) const {
-  const PlaneState& ps = QueryPlane(plane);
-  return ps.page_valid ? &ps.page_buf : nullptr;
-}
-
-const SensedPage* NandDie::CacheBuffer(uint32_t plane) const {
-  const PlaneState& ps = QueryPlane(plane);
-  return ps.cache_valid ? &ps.cache_buf : nullptr;
-}
 
 uint64_t NandDie::DisturbCount(uint32_t plane, uint32_t block) const {
   return QueryBlock(plane, block).disturb;

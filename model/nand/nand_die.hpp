@@ -91,14 +91,30 @@ class NandDie {
   NandResponse Apply(const NandCommand& cmd, uint64_t now);
 
   // --- Status and timing -------------------------------------------------------------------
-  PlaneStatus Status(uint32_t plane, uint64_t now) const;
-  uint64_t PlaneReadyAt(uint32_t plane) const;  // array free (sense/program/erase/move done)
+  // Inline: a bench drives every plane's readiness onto the RTL's die ports every cycle.
+  PlaneStatus Status(uint32_t plane, uint64_t now) const {
+    const PlaneState& ps = QueryPlane(plane);
+    PlaneStatus s;
+    s.array_ready = now >= ps.array_busy_until;
+    s.ready = s.array_ready && now >= ps.cache_ready_at && !CacheReadingOut(plane, now);
+    s.fail = s.ready && ps.op_failed && now >= ps.op_done_at;
+    return s;
+  }
+  // The array is free (sense/program/erase/move done).
+  uint64_t PlaneReadyAt(uint32_t plane) const { return QueryPlane(plane).array_busy_until; }
   bool PlaneBusy(uint32_t plane, uint64_t now) const { return now < PlaneReadyAt(plane); }
-  uint64_t CacheReadyAt(uint32_t plane) const;  // the cache buffer's page can be read out
+  // The cache buffer's page can be read out.
+  uint64_t CacheReadyAt(uint32_t plane) const { return QueryPlane(plane).cache_ready_at; }
   uint64_t IoBusyUntil() const { return io_busy_until_; }
   // What a buffer holds, or null when it holds no sensed page.
-  const SensedPage* PageBuffer(uint32_t plane) const;
-  const SensedPage* CacheBuffer(uint32_t plane) const;
+  const SensedPage* PageBuffer(uint32_t plane) const {
+    const PlaneState& ps = QueryPlane(plane);
+    return ps.page_valid ? &ps.page_buf : nullptr;
+  }
+  const SensedPage* CacheBuffer(uint32_t plane) const {
+    const PlaneState& ps = QueryPlane(plane);
+    return ps.cache_valid ? &ps.cache_buf : nullptr;
+  }
 
   // --- Block state -------------------------------------------------------------------------
   uint64_t DisturbCount(uint32_t plane, uint32_t block) const;  // senses since erase
@@ -217,7 +233,11 @@ class NandDie {
     return blocks_[static_cast<uint64_t>(plane) * cfg_.blocks + block];
   }
   const BlockState& QueryBlock(uint32_t plane, uint32_t block) const;
-  const PlaneState& QueryPlane(uint32_t plane) const;
+  const PlaneState& QueryPlane(uint32_t plane) const {
+    if (plane >= cfg_.phys_planes) ThrowPlaneQuery(plane);
+    return planes_[plane];
+  }
+  [[noreturn]] void ThrowPlaneQuery(uint32_t plane) const;
 
   Config cfg_;
   uint32_t die_index_;

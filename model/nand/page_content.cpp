@@ -132,6 +132,16 @@ void TagImageBytes(const PageTag& tag, const SpareFn& spare_fn, uint64_t offset,
   for (uint64_t w = WordOfImageByte(offset); pos < end; ++w) {
     const uint64_t base = w * kCodewordBytes;
     const uint64_t word = TagWord(key, w);
+    if (pos == base && base + kCodewordBytes <= end) {
+      // A whole codeword (the common case: lines and pages are whole codewords).
+      for (uint64_t j = 0; j < kCodewordDataBytes; ++j) {
+        out[j] = static_cast<uint8_t>(word >> (8 * j));
+      }
+      out[kCodewordDataBytes] = fn(word);
+      out += kCodewordBytes;
+      pos += kCodewordBytes;
+      continue;
+    }
     const uint64_t stop = std::min(end, base + kCodewordBytes);
     for (; pos < stop; ++pos) {
       const uint64_t j = pos - base;

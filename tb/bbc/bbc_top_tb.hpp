@@ -207,11 +207,11 @@ class TopBench {
     for (uint32_t k = 0; k < cfg_.dies; ++k) {
       NandDie& die = holder_.die(k);
       flint::verif::DriveDieReadiness(d, die, k, static_cast<uint32_t>(cfg_.phys_planes), now);
-      const bool data = pending_[k] && pending_[k]->first <= now;
+      const bool data = pending_[k].valid && pending_[k].at <= now;
       PutBits(d.die_data_valid_i, k, 1, data);
       if (data) {
         flint::tb::PutBytes(d.die_data_i, static_cast<uint32_t>(k * cfg_.cl_image_bytes),
-                            pending_[k]->second);
+                            pending_[k].image);
       }
     }
   }
@@ -244,14 +244,16 @@ class TopBench {
   void ApplyNand(uint64_t now) {
     auto& d = h_.dut();
     for (uint32_t k = 0; k < cfg_.dies; ++k) {
-      if (pending_[k] && GetBits(d.die_data_valid_i, k, 1)) pending_[k].reset();
+      if (pending_[k].valid && GetBits(d.die_data_valid_i, k, 1)) pending_[k].valid = false;
       if (!GetBits(d.nand_valid_o, k, 1)) continue;
       NandDie& die = holder_.die(k);
       const auto op = static_cast<NandCmd>(GetBits(d.nand_op_o, k * 3, 3));
       const uint32_t sp = static_cast<uint32_t>(cfg_.planes) * pb_;
       const uint32_t sb = static_cast<uint32_t>(cfg_.planes) * bb_;
-      std::vector<PlaneBlock> targets;
-      std::vector<uint32_t> plane_list;
+      std::vector<PlaneBlock>& targets = targets_;  // refilled: no allocation per command
+      std::vector<uint32_t>& plane_list = plane_list_;
+      targets.clear();
+      plane_list.clear();
       for (uint32_t p = 0; p < cfg_.planes; ++p) {
         const auto phys = static_cast<uint32_t>(GetBits(d.nand_planes_o, k * sp + p * pb_, pb_));
         const auto blk = static_cast<uint32_t>(GetBits(d.nand_blocks_o, k * sb + p * bb_, bb_));
@@ -270,14 +272,16 @@ class TopBench {
           die.CacheEnd(plane_list, now);
           break;
         case NandCmd::kDataOut: {
-          if (pending_[k].has_value()) Fail("die " + std::to_string(k) + ": two data-outs");
+          if (pending_[k].valid) Fail("die " + std::to_string(k) + ": two data-outs");
           const auto plane = static_cast<uint32_t>(GetBits(d.nand_plane_o, k * pb_, pb_));
           const auto off = static_cast<uint32_t>(GetBits(d.nand_offset_o, k * ob_, ob_));
           const auto n = static_cast<uint32_t>(GetBits(d.nand_nbytes_o, k * ob_, ob_));
           if (n != cfg_.cl_image_bytes) Fail("a data-out of " + std::to_string(n) + " bytes");
-          std::vector<uint8_t> img(n);
-          const uint64_t free_at = die.DataOut(plane, off, n, now, img.data());
-          pending_[k] = std::make_pair(std::max(free_at, now + 1), img);
+          Out& o = pending_[k];
+          o.image.resize(n);
+          const uint64_t free_at = die.DataOut(plane, off, n, now, o.image.data());
+          o.valid = true;
+          o.at = std::max(free_at, now + 1);
           break;
         }
         default:
@@ -286,20 +290,23 @@ class TopBench {
     }
   }
 
-  // The line's data as load wrote it: the page of the burst's (block, page) on its slice.
+  // The line's data as load wrote it: the page of the burst's (block, page) on its slice. Only
+  // the data bytes of the line's image are compared, so they come from TagBytes (the same words
+  // without their check bytes), into a buffer kept from one response to the next.
   void CheckData(size_t k, const BbcRequest& q, uint32_t lane) {
     const uint64_t in_burst = q.address % cfg_.burst_bytes;
     const flint::model::BlockPage bp = holder_.PhysicalOf(q.address / cfg_.burst_bytes);
     const PageTag tag{uint64_t{bp.block} * cfg_.pages + bp.page,
                       static_cast<uint32_t>(in_burst / cfg_.page_bytes), 0};
     const uint64_t line = in_burst % cfg_.page_bytes / cfg_.cl_bytes;
-    const std::vector<uint8_t> img =
-        flint::model::ExpectedLineImage(cfg_, tag, line, flint::model::SecdedEncode);
+    want_.resize(cfg_.cl_bytes);
+    flint::model::TagBytes(tag, line * cfg_.cl_bytes, cfg_.cl_bytes, want_.data());
     got_.resize(cfg_.cl_bytes);
     flint::tb::GetBytesInto(h_.dut().rsp_data_o, static_cast<uint32_t>(lane * cfg_.cl_bytes),
                             static_cast<uint32_t>(cfg_.cl_bytes), got_.data());
+    if (got_ == want_) return;
     for (uint32_t i = 0; i < cfg_.cl_bytes; ++i) {
-      const uint8_t want = img[(i / 8) * 9 + i % 8];  // codewords of 8 data bytes + 1 check
+      const uint8_t want = want_[i];
       if (got_[i] == want) continue;
       std::ostringstream os;
       os << "request " << k << " (address 0x" << std::hex << q.address << std::dec << ") byte "
@@ -316,8 +323,16 @@ class TopBench {
   uint64_t start_ = 0, loaded_ = 0;
   uint32_t pb_ = 1, bb_ = 1, pgb_ = 1, ob_ = 1;
   std::deque<uint32_t> free_ids_;
-  std::vector<std::optional<std::pair<uint64_t, std::vector<uint8_t>>>> pending_;
-  std::vector<uint8_t> got_;
+  // A die's data-out on its way: the image buffer is kept from one to the next.
+  struct Out {
+    bool valid = false;
+    uint64_t at = 0;
+    std::vector<uint8_t> image;
+  };
+  std::vector<Out> pending_;
+  std::vector<PlaneBlock> targets_;
+  std::vector<uint32_t> plane_list_;
+  std::vector<uint8_t> got_, want_;
   std::string error_;
   bool xlat_driven_ = false;
   uint64_t xlat_burst_ = 0;

@@ -181,3 +181,31 @@ TEST_CASE("secded model: random errors at a raw bit error rate behave as the for
   // those are miscorrected.
   REQUIRE(silent < 0.05 * n);
 }
+
+// DecodeImageInto, the allocation-free decode the stack top's scoreboard runs per line, must be
+// DecodeImage exactly: the same data and reduced status on lines with 0 to 3 flips a word.
+TEST_CASE("secded model: the allocation-free image decode equals DecodeImage",
+          "[ecc][secded_model][random]") {
+  const uint32_t seed = flint::tb::TestSeed();
+  INFO(flint::tb::ReplayCommand(seed));
+  std::mt19937_64 rng(seed);
+  for (int i = 0; i < 2000; ++i) {
+    const size_t words = 1 + rng() % 40;
+    std::vector<uint8_t> data(words * 8);
+    for (auto& b : data) b = static_cast<uint8_t>(rng());
+    std::vector<uint8_t> image = m::ImageFromData(data, m::SecdedEncode);
+    for (size_t w = 0; w < words; ++w) {
+      for (uint64_t f = rng() % 4; f > 0; --f) {
+        const uint64_t bit = rng() % 72;
+        image[w * 9 + bit / 8] ^= static_cast<uint8_t>(1u << (bit % 8));
+      }
+    }
+    const m::DecodedBlock want = m::DecodeImage(image.data(), image.size());
+    std::vector<uint8_t> got(words * 8, 0xA5);
+    const Status st = m::DecodeImageInto(image.data(), image.size(), got.data());
+    REQUIRE(st == want.status);
+    REQUIRE(got == want.data);
+  }
+  std::vector<uint8_t> out(16);
+  REQUIRE_THROWS_AS(m::DecodeImageInto(out.data(), 10, out.data()), std::invalid_argument);
+}

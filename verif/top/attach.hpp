@@ -12,7 +12,6 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,6 +38,7 @@ class TopNand {
     ob_ = Bits(cfg.cl_per_page * cfg.cl_image_bytes + 1);
     pending_.resize(cfg.dies);
     din_.resize(cfg.dies);
+    beat_.resize(cfg.cl_image_bytes);
   }
 
   flint::model::NandDie& die(uint32_t d) { return dies_.at(d); }
@@ -46,7 +46,7 @@ class TopNand {
 
   // Power loss: the dies keep their cells; data-outs and data-in beats in flight are lost.
   void PowerUp() {
-    for (auto& p : pending_) p.reset();
+    for (auto& p : pending_) p.valid = false;
     for (auto& b : din_) b.clear();
   }
 
@@ -66,10 +66,10 @@ class TopNand {
     for (uint32_t k = 0; k < cfg_.dies; ++k) {
       flint::model::NandDie& die = dies_[k];
       DriveDieReadiness(d, die, k, static_cast<uint32_t>(cfg_.phys_planes), t);
-      const bool data = pending_[k] && pending_[k]->at <= t;
+      const bool data = pending_[k].valid && pending_[k].at <= t;
       PutBits(d.die_data_valid_i, k, 1, data);
       if (data) {
-        PutBytes(d.die_data_i, static_cast<uint32_t>(k * cfg_.cl_image_bytes), pending_[k]->image);
+        PutBytes(d.die_data_i, static_cast<uint32_t>(k * cfg_.cl_image_bytes), pending_[k].image);
       }
     }
   }
@@ -82,13 +82,16 @@ class TopNand {
     const uint32_t sp = static_cast<uint32_t>(cfg_.planes) * pb_;
     const uint32_t sb = static_cast<uint32_t>(cfg_.planes) * bb_;
     for (uint32_t k = 0; k < cfg_.dies; ++k) {
-      if (pending_[k] && GetBits(d.die_data_valid_i, k, 1)) pending_[k].reset();
+      if (pending_[k].valid && GetBits(d.die_data_valid_i, k, 1)) pending_[k].valid = false;
       flint::model::NandDie& die = dies_[k];
       if (GetBits(d.nand_valid_o, k, 1)) {
         const auto op = static_cast<NandCmd>(GetBits(d.nand_op_o, k * 3, 3));
         const auto page = static_cast<uint32_t>(GetBits(d.nand_page_o, k * pgb_, pgb_));
-        std::vector<PlaneBlock> stripe;
-        std::vector<uint32_t> planes;
+        // The stripe's vectors are the attachment's own, refilled: no allocation per command.
+        std::vector<PlaneBlock>& stripe = stripe_;
+        std::vector<uint32_t>& planes = planes_;
+        stripe.clear();
+        planes.clear();
         for (uint32_t p = 0; p < cfg_.planes; ++p) {
           const auto ph = static_cast<uint32_t>(GetBits(d.nand_planes_o, k * sp + p * pb_, pb_));
           const auto bl = static_cast<uint32_t>(GetBits(d.nand_blocks_o, k * sb + p * bb_, bb_));
@@ -144,17 +147,18 @@ class TopNand {
         }
       }
       if (GetBits(d.nand_din_valid_o, k, 1)) {
-        const std::vector<uint8_t> beat =
-            GetBytes(d.nand_din_data_o, static_cast<uint32_t>(k * cfg_.cl_image_bytes),
-                     static_cast<uint32_t>(cfg_.cl_image_bytes));
-        din_[k].insert(din_[k].end(), beat.begin(), beat.end());
+        GetBytesInto(d.nand_din_data_o, static_cast<uint32_t>(k * cfg_.cl_image_bytes),
+                     static_cast<uint32_t>(cfg_.cl_image_bytes), beat_.data());
+        din_[k].insert(din_[k].end(), beat_.begin(), beat_.end());
       }
     }
   }
 
  private:
+  // A die's data-out on its way: the image buffer is kept from one to the next.
   struct Out {
-    uint64_t at;
+    bool valid = false;
+    uint64_t at = 0;
     std::vector<uint8_t> image;
   };
 
@@ -163,11 +167,13 @@ class TopNand {
   void DataOut(uint32_t k, uint32_t plane, uint32_t off, uint32_t n, bool maintenance, uint64_t t,
                Observer& obs) {
     if (n != cfg_.cl_image_bytes) obs.Violation("a data-out of other than one line");
-    if (pending_[k]) obs.Violation("two data-outs in flight on one die");
-    std::vector<uint8_t> img(n);
-    const uint64_t free_at = dies_[k].DataOut(plane, off, n, t, img.data());
-    pending_[k] = Out{std::max(free_at, t + 1), img};
-    obs.OnDataOut(k, plane, off, img, maintenance);
+    if (pending_[k].valid) obs.Violation("two data-outs in flight on one die");
+    Out& o = pending_[k];
+    o.image.resize(n);
+    const uint64_t free_at = dies_[k].DataOut(plane, off, n, t, o.image.data());
+    o.valid = true;
+    o.at = std::max(free_at, t + 1);
+    obs.OnDataOut(k, plane, off, o.image, maintenance);
   }
 
   // A program of the page of data-in beats since the last one.
@@ -187,8 +193,11 @@ class TopNand {
   flint::Config cfg_;
   std::vector<flint::model::NandDie> dies_;
   uint32_t pb_ = 1, bb_ = 1, pgb_ = 1, ob_ = 1;
-  std::vector<std::optional<Out>> pending_;
+  std::vector<Out> pending_;
   std::vector<std::vector<uint8_t>> din_;
+  std::vector<uint8_t> beat_;  // a data-in beat, on its way into din_
+  std::vector<flint::model::PlaneBlock> stripe_;
+  std::vector<uint32_t> planes_;
 };
 
 }  // namespace flint::verif::top

@@ -16,7 +16,8 @@ TopScoreboard::TopScoreboard(const flint::Config& cfg, const TopOptions& opt)
       generation_(opt.generation),
       placement_(opt.placement),
       in_place_(opt.in_place),
-      pred_(cfg.dies) {}
+      pred_(cfg.dies),
+      want_(cfg.cl_bytes) {}
 
 void TopScoreboard::PowerUp() {
   loaded_ = loaded_n_ = 0;
@@ -88,27 +89,37 @@ void TopScoreboard::OnSense(uint64_t t, uint32_t die, const std::vector<PlaneBlo
   }
 }
 
+// Per line: the SEC-DED model's decode (into a reused slot), and what the cells held, for
+// Beyond() should the response's data differ from the weights.
 void TopScoreboard::OnDataOut(const flint::model::NandDie& die_model, uint32_t k, uint32_t plane,
                               uint32_t off, const std::vector<uint8_t>& img, bool maintenance) {
-  const flint::model::DecodedBlock dec = flint::model::DecodeImage(img.data(), img.size());
   if (maintenance) {
-    scrub_uncorr_ += dec.status == Status::kUncorrectable;
-  } else {
-    pred_[k].push_back({dec.status, dec.data, Beyond(die_model, k, off, img, plane)});
+    scrub_buf_.resize(img.size() / flint::model::kCodewordBytes * flint::model::kWordBytes);
+    scrub_uncorr_ += flint::model::DecodeImageInto(img.data(), img.size(), scrub_buf_.data()) ==
+                     Status::kUncorrectable;
+    return;
   }
+  Pred& p = pred_[k].Push();
+  p.data.resize(img.size() / flint::model::kCodewordBytes * flint::model::kWordBytes);
+  p.status = flint::model::DecodeImageInto(img.data(), img.size(), p.data.data());
+  p.raw.assign(img.begin(), img.end());
+  p.offset = off;
+  const flint::model::SensedPage* cb = die_model.CacheBuffer(plane);
+  p.sensed = cb != nullptr;
+  p.cells = p.sensed ? Shadow(k, cb->addr.plane, cb->addr.block, cb->addr.page) : Content{};
 }
 
 // A line read has more errors in one word than SEC-DED detects for sure (>= 3): the code may
-// miscorrect it. Judged from the cells' clean image, which the shadow knows.
-bool TopScoreboard::Beyond(const flint::model::NandDie& die_model, uint32_t die, uint32_t offset,
-                           const std::vector<uint8_t>& img, uint32_t plane) {
-  const flint::model::SensedPage* cb = die_model.CacheBuffer(plane);
-  if (cb == nullptr) return false;
-  const Content c = Shadow(die, cb->addr.plane, cb->addr.block, cb->addr.page);
-  const std::vector<uint8_t> clean = ImageOf(c);
+// miscorrect it. Judged from the cells' clean image, which the shadow knew at the data-out.
+bool TopScoreboard::Beyond(const Pred& p) const {
+  if (!p.sensed) return false;
+  const std::vector<uint8_t> clean = ImageOf(p.cells);
+  const std::vector<uint8_t>& img = p.raw;
   for (size_t w = 0; w + 9 <= img.size(); w += 9) {
     int flips = 0;
-    for (size_t i = 0; i < 9; ++i) flips += __builtin_popcount(img[w + i] ^ clean[offset + w + i]);
+    for (size_t i = 0; i < 9; ++i) {
+      flips += __builtin_popcount(img[w + i] ^ clean[p.offset + w + i]);
+    }
     if (flips >= 3) return true;
   }
   return false;
@@ -292,25 +303,24 @@ void TopScoreboard::CheckServed(uint64_t t, uint64_t address, Status st,
     Violation(t, "a served response with no line read from its die", address);
     return;
   }
-  const Pred p = pred_[die].front();
-  pred_[die].pop_front();
+  const Pred& p = pred_[die].front();
   if (p.status != st || (st != Status::kUncorrectable && p.data != got)) {
     ++r->model_mismatches;
     Violation(t, "response differs from the SEC-DED decode of the raw line", address);
   }
   if (st == Status::kOk || st == Status::kCorrected) {
-    std::vector<uint8_t> want(cfg_.cl_bytes);
     flint::model::TagBytes(PageTag{burst, slice, generation_},
                            in_burst % cfg_.page_bytes / cfg_.cl_bytes * cfg_.cl_bytes,
-                           cfg_.cl_bytes, want.data());
-    if (got != want) {
-      if (p.beyond) {
+                           cfg_.cl_bytes, want_.data());
+    if (got != want_) {
+      if (Beyond(p)) {
         ++r->beyond_code;
       } else {
         ++r->data_mismatches;
       }
     }
   }
+  pred_[die].pop_front();
 }
 
 void TopScoreboard::Violation(uint64_t t, const std::string& what, uint64_t address) {

@@ -18,8 +18,9 @@
 //    programmed back, in order, with what it held (clean or poisoned); a sense of the block
 //    meanwhile is a violation (the sense check sees an erased page).
 #pragma once
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <string>
 #include <tuple>
@@ -83,7 +84,7 @@ class TopScoreboard {
   void OnRemap(uint64_t t, uint32_t die, uint32_t l, uint32_t b, uint32_t plane, uint32_t block);
 
   // A response of status `st` to `address`; `line()` gives the line the lane carries (read only
-  // for a served address).
+  // for a served address), as a std::vector<uint8_t> or a reference to one.
   template <class Line>
   void OnResponse(uint64_t t, uint64_t address, flint::Status st, Line&& line, ResponseErrors* r) {
     if (Served(t, address, st)) CheckServed(t, address, st, line(), r);
@@ -112,18 +113,47 @@ class TopScoreboard {
     std::vector<Content> pages;  // what the block held before its in-place erase
     uint32_t next = 0;           // the page to program back next
   };
+  // What a read-port data-out predicts of the response that carries its line: the SEC-DED
+  // model's decode, and what Beyond() needs to judge the raw line against the cells, should the
+  // data differ from the weights (rare, so judged then, not at every data-out).
   struct Pred {
-    flint::Status status;
-    std::vector<uint8_t> data;
-    bool beyond;
+    flint::Status status = flint::Status::kOk;
+    std::vector<uint8_t> data;  // decoded
+    std::vector<uint8_t> raw;   // the line as the die returned it
+    uint32_t offset = 0;        // its image offset in the page
+    bool sensed = false;        // the die's cache buffer held a sensed page
+    Content cells;              // what that page held, by the shadow, at the data-out
+  };
+  // A FIFO of predictions whose slots (and their buffers) are reused: no allocation per line.
+  class PredQueue {
+   public:
+    bool empty() const { return size_ == 0; }
+    void clear() { head_ = size_ = 0; }
+    Pred& Push() {
+      if (size_ == slots_.size()) {
+        std::rotate(slots_.begin(), slots_.begin() + static_cast<std::ptrdiff_t>(head_),
+                    slots_.end());
+        head_ = 0;
+        slots_.resize(std::max<size_t>(4, 2 * slots_.size()));
+      }
+      return slots_[(head_ + size_++) % slots_.size()];
+    }
+    const Pred& front() const { return slots_[head_]; }
+    void pop_front() {
+      head_ = (head_ + 1) % slots_.size();
+      --size_;
+    }
+
+   private:
+    std::vector<Pred> slots_;
+    size_t head_ = 0, size_ = 0;
   };
 
   // False (and the status checked) when `address` is not served from the dies.
   bool Served(uint64_t t, uint64_t address, flint::Status st);
   void CheckServed(uint64_t t, uint64_t address, flint::Status st, const std::vector<uint8_t>& got,
                    ResponseErrors* r);
-  bool Beyond(const flint::model::NandDie& die_model, uint32_t die, uint32_t offset,
-              const std::vector<uint8_t>& img, uint32_t plane);
+  bool Beyond(const Pred& p) const;
   flint::model::BlockPage PlacePadded(uint64_t burst, uint64_t n) const;
   Content MatchCopy(uint64_t t, uint32_t die, uint32_t source, uint32_t page,
                     const std::vector<uint8_t>& img);
@@ -137,7 +167,9 @@ class TopScoreboard {
   uint32_t generation_;
   flint::model::BurstPlacement placement_;
   bool in_place_;
-  std::vector<std::deque<Pred>> pred_;
+  std::vector<PredQueue> pred_;
+  std::vector<uint8_t> want_;       // a served line's weights, refilled per response
+  std::vector<uint8_t> scrub_buf_;  // a maintenance line's decoded data (only its status counts)
   std::map<Key, Content> shadow_;
   std::map<uint64_t, std::pair<uint32_t, uint32_t>> map_;  // (die, l, b) -> (plane, block)
   std::map<uint64_t, Held> held_;                          // (die, plane, block) in refresh

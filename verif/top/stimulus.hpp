@@ -244,9 +244,11 @@ class TopDriver {
         r.last_response = now();
         sb_.OnResponse(
             now(), reqs[k].address, st,
-            [&] {
-              return GetBytes(d.rsp_data_o, static_cast<uint32_t>(lane * cfg_.cl_bytes),
-                              static_cast<uint32_t>(cfg_.cl_bytes));
+            [&]() -> const std::vector<uint8_t>& {
+              rsp_line_.resize(cfg_.cl_bytes);
+              GetBytesInto(d.rsp_data_o, static_cast<uint32_t>(lane * cfg_.cl_bytes),
+                           static_cast<uint32_t>(cfg_.cl_bytes), rsp_line_.data());
+              return rsp_line_;
             },
             &e);
       });
@@ -354,12 +356,13 @@ class TopDriver {
     }
   }
 
-  // The model's stream: line j of slice s of burst k, the weights of this generation.
-  std::vector<uint8_t> BeatData() const {
-    std::vector<uint8_t> line(cfg_.cl_bytes);
+  // The model's stream: line j of slice s of burst k, the weights of this generation (into a
+  // buffer kept from one beat to the next).
+  const std::vector<uint8_t>& BeatData() {
+    beat_line_.resize(cfg_.cl_bytes);
     flint::model::TagBytes(flint::model::PageTag{beat_k_, beat_s_, sb_.generation()},
-                           beat_j_ * cfg_.cl_bytes, cfg_.cl_bytes, line.data());
-    return line;
+                           beat_j_ * cfg_.cl_bytes, cfg_.cl_bytes, beat_line_.data());
+    return beat_line_;
   }
   void AdvanceBeat() {
     if (++beat_j_ < cfg_.cl_per_page) return;
@@ -409,6 +412,8 @@ class TopDriver {
   TopNand<Dut> nand_;
   TopScoreboard sb_;
   std::deque<uint32_t> free_ids_;
+  std::vector<uint8_t> rsp_line_;   // a response's line, refilled per response
+  std::vector<uint8_t> beat_line_;  // a load beat's line, refilled per beat
   bool mounting_ = false;
   uint64_t beat_k_ = 0;
   uint32_t beat_s_ = 0, beat_j_ = 0;
