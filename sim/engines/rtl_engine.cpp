@@ -43,11 +43,19 @@ RtlReport Run(const Config& cfg, const RtlOptions& opt,
   verif::Harness<Dut> h(HarnessFor(opt.seed, opt.waves));
   verif::top::TopOptions to;
   to.seed = opt.seed;
+  if (opt.rber_at_limit > 0) to.nand.reliability.rber_at_limit = opt.rber_at_limit;
   if (opt.quiet_nand) {
     to.nand.reliability.base_rber = 0;
     to.nand.reliability.rber_at_limit = 0;
   }
   verif::top::TopDriver<Dut, verif::Harness<Dut>> drv(cfg, h, to);
+  if (opt.pe_cycles > 0) {
+    for (uint32_t d = 0; d < cfg.dies; ++d) {
+      for (uint32_t pl = 0; pl < cfg.phys_planes; ++pl) {
+        for (uint32_t b = 0; b < cfg.blocks; ++b) drv.die(d).SetPeCycles(pl, b, opt.pe_cycles);
+      }
+    }
+  }
   auto last = std::chrono::steady_clock::now();
   if (opt.progress) {
     drv.on_cycle = [&](auto& d) {

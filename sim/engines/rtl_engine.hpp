@@ -21,6 +21,8 @@ struct RtlOptions {
   bool mount = false;          // preload the dies and mount instead of loading (docs/top.md)
   std::string waves;           // an FST file to write (with a GTKWave save file beside it)
   bool quiet_nand = false;     // no bit errors at all
+  uint64_t pe_cycles = 0;      // every block starts at this wear (docs/nand_model.md "Errors")
+  double rber_at_limit = 0;    // the error model's disturb/retention term at its limit (0: default)
   bool progress = true;        // a progress line on stderr every few seconds
 };
 

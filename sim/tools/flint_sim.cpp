@@ -13,7 +13,10 @@
 // stack top (rtl/top/flint_top.sv, docs/top.md), loaded through its own write path, refresh on,
 // at the configs it is built for:
 //   flint-sim --config small --engine rtl --trace FILE --report out.json [--seed N]
-//             [--bursts N] [--erase] [--mount] [--waves out.fst]
+//             [--bursts N] [--erase] [--mount] [--waves out.fst] [--pe-cycles N]
+//             [--rber-at-limit R]
+// --pe-cycles, --rber-at-limit: the NAND model's wear and error scale, for a fault campaign
+// through the whole read path (docs/fault_campaign.md).
 // --mount: the dies are preloaded with what the load would write and the loader only fills the
 // BTT (docs/top.md "Mount"; test_top proves the two leave the same state): at paper a load
 // through the write path programs every page of every live block, days of simulation.
@@ -191,6 +194,8 @@ int main(int argc, char** argv) {
   flint::model::BbcOptions opt;
   uint64_t slots = 2, min_residency = 0;
   bool demand_first = false, erase = false, mount = false, timing_only = false;
+  uint64_t pe_cycles = 0;
+  double rber_at_limit = 0;
 
   flint::cli::Cli cli("flint-sim", "--trace FILE [options]", kAbout);
   cli.Text("--trace", "FILE", "the trace (docs/trace_format.md); required", &trace_path)
@@ -227,7 +232,17 @@ int main(int argc, char** argv) {
       .Section("rtl engine:")
       .Text("--waves", "FILE", "write an FST (and a GTKWave save file beside it)", &waves)
       .Switch("--erase", "erase every block before the load", &erase)
-      .Switch("--mount", "preload the dies and mount instead of loading (docs/top.md)", &mount);
+      .Switch("--mount", "preload the dies and mount instead of loading (docs/top.md)", &mount)
+      .Count("--pe-cycles", "N",
+             "every block starts at N program/erase cycles (the NAND model's wear;\n"
+             "the config's pe_limit is the end of life)",
+             &pe_cycles)
+      .Default("0, fresh")
+      .Number("--rber-at-limit", "R",
+              "the NAND model's disturb and retention term at its limit, at the\n"
+              "end of the P/E budget (an accelerated fault campaign)",
+              &rber_at_limit, 0.0, 0.5)
+      .Default("1e-4 (docs/nand_model.md)");
   cli.Parse(argc, argv);
   if (timing_only) opt.check_data = false;
   const bool model_flag = opt.policy != flint::model::BbcPolicy::kMostPending ||
@@ -238,8 +253,9 @@ int main(int argc, char** argv) {
       cli.Given("--slots") || cli.Given("--min-residency") || cli.Given("--demand-first");
 
   if (trace_path.empty()) cli.Fail("--trace FILE is required");
-  if (engine_name != "rtl" && (!waves.empty() || erase || mount)) {
-    cli.Fail("--waves, --erase and --mount are for --engine rtl");
+  if (engine_name != "rtl" && (!waves.empty() || erase || mount || cli.Given("--pe-cycles") ||
+                               cli.Given("--rber-at-limit"))) {
+    cli.Fail("--waves, --erase, --mount, --pe-cycles and --rber-at-limit are for --engine rtl");
   }
   if (engine_name == "rtl" && (model_flag || !hints_path.empty() || h3_flag)) {
     cli.Fail(
@@ -275,6 +291,8 @@ int main(int argc, char** argv) {
   eo.rtl.erase = erase;
   eo.rtl.mount = mount;
   eo.rtl.waves = waves;
+  eo.rtl.pe_cycles = pe_cycles;
+  eo.rtl.rber_at_limit = rber_at_limit;
   std::unique_ptr<flint::sim::Engine> engine;
   try {
     engine = flint::sim::MakeEngine(engine_name, *cfg, eo);

@@ -109,8 +109,9 @@ struct Args {
 };
 
 [[noreturn]] void Usage(const std::string& why) {
-  std::fprintf(stderr,
-               "flint-fault-campaign: %s\n"
+  const bool help = why.empty();
+  std::fprintf(help ? stdout : stderr,
+               "%s%s"
                "usage: flint-fault-campaign [--lines N] [--bch-lines N] [--seed S]\n"
                "         [--points LIST] [--codes secded,bch] [--json FILE] [--md FILE]\n"
                "         [--replay-line I --fst FILE] [--inject-error]\n"
@@ -122,8 +123,8 @@ struct Args {
                "        takes 170 cycles a line with errors)\n"
                "  --inject-error: the testbench flips a decoded bit of line 100 of each run\n"
                "        (the campaign must then fail: a check of the checks)\n",
-               why.c_str());
-  std::exit(2);
+               help ? "" : "flint-fault-campaign: ", help ? "" : (why + "\n").c_str());
+  std::exit(help ? 0 : 2);
 }
 
 uint64_t ParseU64(const std::string& flag, const std::string& v) {
@@ -198,7 +199,7 @@ Args Parse(int argc, char** argv) {
           Usage("unknown code '" + c + "' (secded, bch)");
       }
     } else if (f == "--help" || f == "-h")
-      Usage("help");
+      Usage("");
     else
       Usage("unknown argument '" + f + "'");
   }
