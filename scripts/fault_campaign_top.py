@@ -129,7 +129,7 @@ def main():
                "pages_copied": r["refresh_rt"]["pages_programmed"],
                "max_read_count": r["refresh_rt"]["max_read_count"],
                "seconds": round(secs, 1), "failures": fail,
-               "command": " ".join(["flint-sim"] + cmd[1:])}
+               "command": " ".join(["flint-sim"] + cmd[1:]).replace(str(ROOT) + "/", "")}
         rows.append(row)
         print(f"{name:8s} pe {pe:4d} scale {scale if scale else '-':>6} reads {r['requests']} "
               f"corrected {st['corrected']} flagged {st['uncorrectable']} beyond-code "
@@ -165,9 +165,9 @@ def main():
             "The stack top's scoreboard (verif/top) checks every response: one per request; "
             "status and data equal to the SEC-DED model's decode of the raw line the die "
             "returned; an OK or CORRECTED line equal to the weights loaded, unless the line was "
-            "beyond the code (three or more errors in a word, counted in the last column but "
-            "one). A point fails on any unanswered request, model mismatch, wrong line within "
-            "the code or driver violation.",
+            "beyond the code (three or more errors in a word, counted in a column of its own). A "
+            "point fails on any unanswered request, model mismatch, wrong line within the code, "
+            "RTL assertion or driver violation (but for the copy checks at `eol_x100`, below).",
             "",
             f"{reads} line reads in all, seed {args.seed}.",
             "",
@@ -185,8 +185,9 @@ def main():
                 f"{r['violations']}{' (allowed)' if r['beyond'] else ''} | {r['rotations']} | "
                 f"{r['max_read_count']} | {r['seconds']} |")
         lines += ["", "At `eol_x100` so many words take three or more errors that the refresh "
-                  "copies miscorrected lines: SEC-DED returns them CORRECTED with wrong data, the "
-                  "copy re-encodes them, and the new page reads back clean and wrong. That is the "
+                  "copies miscorrected lines: SEC-DED returns them CORRECTED with wrong data and the "
+                  "copy re-encodes them, so the new page would read back clean with the wrong "
+                  "data. That is the "
                   "code's limit (docs/ecc.md: the refresh path must not re-encode an "
                   "uncorrectable line, but it cannot tell a miscorrected one), not a fault of the "
                   "RTL: the driver's copy check (every copied line clean or poisoned) counts "
