@@ -46,7 +46,7 @@ BchLinePath ClassifyBchLine(const BchCode& code, const BchBits& word);
 
 struct BchLineDecParams {
   unsigned units = 3;   // slow-path units
-  unsigned p = 16;      // Chien positions a cycle
+  unsigned p = 32;      // Chien positions a cycle
   unsigned depth = 64;  // lines the decoder holds (in-order buffer)
   unsigned t = kLineBchT;
   unsigned n = 1145;  // code bits

@@ -41,7 +41,7 @@
 `include "flint_assert.svh"
 module flint_bch_line_dec #(
   parameter int unsigned Units = 3,   // slow-path units
-  parameter int unsigned P     = 16,  // Chien positions a cycle in each unit
+  parameter int unsigned P     = 32,  // Chien positions a cycle in each unit
   parameter int unsigned Depth = 64,  // in-order buffer slots (lines in the decoder)
   // do not override
   localparam int unsigned M     = flint_bch_pkg::BchM,

@@ -4,7 +4,7 @@
 `default_nettype none
 module flint_bch_line_dec_tb #(
   parameter int unsigned Units = 3,
-  parameter int unsigned P     = 16,
+  parameter int unsigned P     = 32,
   parameter int unsigned Depth = 64,
   // do not override
   localparam int unsigned K     = flint_bch_pkg::BchK,
