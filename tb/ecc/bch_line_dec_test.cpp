@@ -294,6 +294,7 @@ TEST_CASE("bch_line: clean lines and every single error stream at one a cycle",
   CHECK(b.stalls() == 0);
   // One line a cycle in and out, two cycles each.
   const auto& t = b.times();
+  REQUIRE(t.size() == jobs.size());
   for (size_t i = 0; i < t.size(); ++i) {
     INFO("line " << i);
     REQUIRE(t[i].taken == i);
@@ -370,6 +371,7 @@ TEST_CASE("bch_line: a slow line's latency, and the clean lines behind it wait i
   b.Run(jobs, {});
   const m::BchLineDecParams p = DefaultParams();
   const auto& t = b.times();
+  REQUIRE(t.size() == jobs.size());
   CHECK(t[0].valid - t[0].taken == p.SlowLatency());
   CHECK(p.SlowLatency() == 2 + 23 + (1145 + p.p - 1) / p.p + 2 + 1);
   // Every clean line is out right after the slow one, one a cycle.
@@ -414,4 +416,62 @@ TEST_CASE("bch_line: random lines, gaps and output stalls match Decode and the t
     CHECK(b.stalls() > 0);
     b.Finish();
   }
+}
+
+TEST_CASE("bch_line: the timing model follows its rules on hand-worked streams",
+          "[ecc][bch_line][model]") {
+  using P = m::BchLinePath;
+  auto ready = [](uint64_t) { return true; };
+  m::BchLineDecParams one;
+  one.units = 1;
+  one.p = 32;
+  one.depth = 4;
+  REQUIRE(one.SearchCycles() == 38);  // ceil(1145 / 32) + 2
+  REQUIRE(one.SlowLatency() == 64);
+  // Alone: clean 2, slow 64, no search 27 (2 + 23 + 1 + 1).
+  auto t = m::RunBchLineDec(one, {{0, 0, P::kSlow}}, ready);
+  CHECK(t[0].valid == 64);
+  CHECK(t[0].dispatch == 2);
+  CHECK(t[0].search == 25);
+  CHECK(t[0].search_end == 63);
+  t = m::RunBchLineDec(one, {{0, 0, P::kSlowNoSearch}}, ready);
+  CHECK(t[0].valid == 27);
+  // Two slow lines back to back on one unit: the second is queued from 3 but Berlekamp-Massey
+  // holds the first until it enters the search at 25, so the second is dispatched at 26, has its
+  // locator at 49, waits for the search (idle from 64): search 64..102, valid at 103.
+  t = m::RunBchLineDec(one, {{0, 0, P::kSlow}, {0, 0, P::kSlow}}, ready);
+  CHECK(t[1].dispatch == 26);
+  CHECK(t[1].search == 64);
+  CHECK(t[1].valid == 103);
+  CHECK(t[1].left == 103);
+  // Depth 4: slow, then five clean lines offered back to back. Lines 1..3 are taken at 1..3,
+  // line 4 waits for a free slot: line 0 leaves at 64, so line 4 is taken at 65; line 1..3
+  // leave at 65..67, line 4 (done at 67) at 68, line 5 (taken 66, done 68) at 69.
+  t = m::RunBchLineDec(one,
+                       {{0, 0, P::kSlow},
+                        {0, 0, P::kClean},
+                        {0, 0, P::kClean},
+                        {0, 0, P::kSingle},
+                        {0, 0, P::kClean},
+                        {0, 0, P::kClean}},
+                       ready);
+  CHECK(t[3].taken == 3);
+  CHECK(t[4].taken == 65);
+  CHECK(t[5].taken == 66);
+  CHECK(t[1].left == 65);
+  CHECK(t[4].left == 68);
+  CHECK(t[5].left == 69);
+  // Two units: the second slow line goes to unit 1 (wholly idle), not behind unit 0.
+  m::BchLineDecParams two = one;
+  two.units = 2;
+  t = m::RunBchLineDec(two, {{0, 0, P::kSlow}, {0, 0, P::kSlow}}, ready);
+  CHECK(t[1].unit == 1);
+  CHECK(t[1].valid == 65);
+  // The output stalled until cycle 10: a clean line is valid at 2 and leaves at 10.
+  t = m::RunBchLineDec(one, {{0, 0, P::kClean}, {0, 0, P::kClean}},
+                       [](uint64_t c) { return c >= 10; });
+  CHECK(t[0].valid == 2);
+  CHECK(t[0].left == 10);
+  CHECK(t[1].valid == 11);
+  CHECK(t[1].left == 11);
 }
