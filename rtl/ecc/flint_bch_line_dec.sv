@@ -155,18 +155,22 @@ module flint_bch_line_dec #(
   // never depends on ready", inside this module only: the units' in_ready_o are state decodes,
   // so no loop closes).
   logic [UnitW-1:0] sel;
-  logic sel_any;
+  logic sel_any, sel_pref;
   always_comb begin
     sel = '0;
     sel_any = 1'b0;
-    for (int u = int'(Units) - 1; u >= 0; u--) begin
-      if (bm_in_ready[u]) begin
+    sel_pref = 1'b0;
+    for (int unsigned u = 0; u < Units; u++) begin
+      if (bm_in_ready[u] && ch_in_ready[u] && !sel_pref) begin
         sel = UnitW'(u);
-        sel_any = 1'b1;
+        sel_pref = 1'b1;
       end
     end
-    for (int u = int'(Units) - 1; u >= 0; u--) begin
-      if (bm_in_ready[u] && ch_in_ready[u]) sel = UnitW'(u);
+    for (int unsigned u = 0; u < Units; u++) begin
+      if (bm_in_ready[u] && !sel_any) begin
+        if (!sel_pref) sel = UnitW'(u);
+        sel_any = 1'b1;
+      end
     end
   end
   assign q_pop = (q_cnt_q != '0) && sel_any;
