@@ -77,6 +77,14 @@ module flint_bch_single #(
   end
 
   assign single_o = (s1 != '0) && (&ok);
-  assign pos_o = flint_bch_pkg::BchLog[s1*M +: M];
+  // The log table as an array of entries, read by index: Yosys builds a 2^M-way selection of
+  // it (about 12 k generic cells). Read as a part-select of the packed constant at s1 * M
+  // instead, it became a shifter over the table's 22 528 bits that synth had not finished
+  // after 10 minutes.
+  logic [M-1:0] log_rom [1 << M];
+  for (genvar a = 0; a < (1 << M); a++) begin : g_log
+    assign log_rom[a] = flint_bch_pkg::BchLog[a*M +: M];
+  end
+  assign pos_o = log_rom[s1];
 endmodule
 `default_nettype wire
