@@ -141,8 +141,10 @@ def lint_yosys(gen, cfg, mod, all_mods, tmp):
     text = log.read_text() if log.exists() else ""
     if rc != 0:
         return "\n".join(l for l in text.splitlines() if "ERROR" in l or "rror" in l) or text[-2000:]
+    # "Warnings: N unique messages, M total" is Yosys' count of the lines above, benign or not.
     warns = [l for l in text.splitlines()
-             if l.startswith("Warning") and not any(b in l for b in YOSYS_BENIGN)]
+             if l.startswith("Warning") and not l.startswith("Warnings:")
+             and not any(b in l for b in YOSYS_BENIGN)]
     return "\n".join(warns) if warns else None
 
 
