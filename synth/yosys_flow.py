@@ -253,6 +253,7 @@ def run_module(gen, cfg, mod, outdir, flat=False):
             raise FlowError("yosys failed: " + " | ".join(errs))
         res["warnings"] = sorted({l.strip() for l in text.splitlines()
                                   if l.startswith("Warning") and
+                                  not l.startswith("Warnings:") and  # Yosys' count line
                                   not any(b in l for b in YOSYS_BENIGN)})
         cfgd = load_config(gen, cfg)
         hier = json.loads((out / "hier.json").read_text())
