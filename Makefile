@@ -19,7 +19,7 @@ FLINT_ONLY ?=
 WORKERS ?= $(JOBS)
 SCHEDULER ?=
 
-.PHONY: help setup setup-gui configure build test lint bench synth area report disturb refresh-cost progq-demand results results-rtl fault-campaign rtl-big rtl-paper system waves run \
+.PHONY: help setup setup-gui configure build test lint bench synth area report disturb refresh-cost progq-demand bch-occupancy results results-rtl fault-campaign rtl-big rtl-paper system waves run \
         regress pictures formal fuzz mutate soak clean
 .DEFAULT_GOAL := help
 
@@ -45,6 +45,8 @@ help:
 	@echo "make fault-campaign   the line decoders under the NAND model's bit errors -> docs/fault_campaign.md"
 	@echo "make disturb          read disturb per block, linear vs interleaved placement -> docs/disturb.md"
 	@echo "make refresh-cost     decode-step stall: none / FLINT / in-place refresh -> docs/refresh_cost.md"
+	@echo "make bch-occupancy    the BCH line decoder's throughput and slow-path occupancy per config,"
+	@echo "                      RBER and shape (docs/ecc.md, \"The line decoder at line rate\")"
 	@echo "make progq-demand     program-queue demand of the rotation at paper -> docs/progq_demand.md"
 	@echo "                      and the measured-demand file docs/progq_demand.json (make area uses it)"
 	@echo "make report           FTL metadata size per config from the RTL -> docs/ftl_metadata.md"
@@ -166,6 +168,9 @@ fault-campaign: build
 	  --md docs/fault_campaign.md --json docs/fault_campaign.json
 	@python3 scripts/fault_campaign_top.py --build $(BUILD) --md docs/fault_campaign_top.md \
 	  --json docs/fault_campaign_top.json
+
+bch-occupancy: build
+	@$(BUILD)/sim/flint-bch-occupancy
 
 progq-demand: build
 	@$(BUILD)/sim/flint-progq-demand --config paper --out docs/progq_demand.md \

@@ -16,6 +16,8 @@ derivations:
 - Encoder: the parity is the remainder of x^r d(x) by g(x), linear in d: data bit j alone
   contributes x^(r+j) mod g(x). Row i of the encoder matrix (k bits) marks the data bits whose
   remainder has x^i.
+- Log table: log(a) for each nonzero field element a (the single-error path finds an error's
+  position as log S_1).
 - Syndromes: S_j = c(alpha^j) = sum over set code bits i of alpha^(i j), for odd j = 1, 3, ..,
   2t-1 (the even ones are squares). Row (s, b), s = (j - 1) / 2, b = 0..m-1 (n bits) marks the
   code bits i whose alpha^(i j) has bit b set (polynomial basis, bit b = coefficient of
@@ -157,6 +159,14 @@ def literal(name, rows, width, indent="  "):
     return "\n".join(lines)
 
 
+def log_rows(field):
+    """log(a) for every element a (row a), from the antilog table; row 0 (no log) is 0."""
+    rows = [0] * (field.order + 1)
+    for e, a in enumerate(field.antilog):
+        rows[a] = e
+    return rows
+
+
 def emit(m, t, k):
     field, g, r, n, enc_rows, syn_rows = code(m, t, k)
     weights_enc = [bin(x).count("1") for x in enc_rows]
@@ -181,6 +191,9 @@ def emit(m, t, k):
         literal("BchEncRows", enc_rows, k),
         "  // Bit b of S_(2s+1) = ^(code & BchSynRows[(s*BchM + b)*BchN +: BchN]).",
         literal("BchSynRows", syn_rows, n),
+        "  // The field's log table (the single-error path, flint_bch_single): entry a at",
+        "  // BchLog[a*BchM +: BchM] is e with alpha^e = a, 0 <= e < 2^M - 1 (entry 0, log 0, is 0).",
+        literal("BchLog", log_rows(field), m),
         "endpackage",
         "",
     ]

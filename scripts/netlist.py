@@ -134,7 +134,8 @@ def main():
             fail(f"yosys failed on {args.top} (log {log}):\n  "
                  + "\n  ".join(errs or [text[-2000:]]))
         warns = [l for l in text.splitlines()
-                 if l.startswith("Warning") and not any(b in l for b in YOSYS_BENIGN)]
+                 if l.startswith("Warning") and not l.startswith("Warnings:")  # the count line
+                 and not any(b in l for b in YOSYS_BENIGN)]
         if warns:
             fail(f"yosys warned on {args.top} (log {log}):\n  " + "\n  ".join(warns))
         body = net.read_text()

@@ -238,6 +238,10 @@ NOT_IN_DESIGN = {
                        "(issue #26)",
     "flint_bch_dec": "the NAND-grade line decoder (syndromes, Berlekamp-Massey, Chien search), "
                      "not yet on the read path (issue #26)",
+    "flint_bch_single": "the NAND-grade line decoder's single-error test (power checks, log "
+                        "table), not yet on the read path (issue #26)",
+    "flint_bch_line_dec": "the NAND-grade multi-path line decoder (clean, single, Units slow-path "
+                          "units, in-order buffer), not yet on the read path (issue #26)",
 }
 
 # Logic blocks without SRAMs that flint_top instantiates once a die (its maintenance path: the

@@ -69,6 +69,12 @@ NOT_FLAT = {
     ("flint_bch_dec", "small"): "BCH line decoder: holds flint_bch_syn (above); its slow-path "
                                 "blocks flint_bch_bm and flint_bch_chien are synthesized apart",
     ("flint_bch_dec", "paper"): "as at small (the block is the same at every config)",
+    # The multi-path line decoder: the syndrome unit, three Berlekamp-Massey units and Chien
+    # searches (P = 32), and a 64-line buffer of flops; its blocks are synthesized apart.
+    ("flint_bch_line_dec", "small"): "BCH multi-path line decoder: holds flint_bch_syn (above) "
+                                     "and 65 k flops of buffer; its blocks (flint_bch_single, "
+                                     "flint_bch_bm, flint_bch_chien) are synthesized apart",
+    ("flint_bch_line_dec", "paper"): "as at small (the block is the same at every config)",
 }
 
 
@@ -252,6 +258,7 @@ def run_module(gen, cfg, mod, outdir, flat=False):
             raise FlowError("yosys failed: " + " | ".join(errs))
         res["warnings"] = sorted({l.strip() for l in text.splitlines()
                                   if l.startswith("Warning") and
+                                  not l.startswith("Warnings:") and  # Yosys' count line
                                   not any(b in l for b in YOSYS_BENIGN)})
         cfgd = load_config(gen, cfg)
         hier = json.loads((out / "hier.json").read_text())
