@@ -6,8 +6,10 @@
 //   - SEC-DED: flint_ecc_cl_dec at the paper line (16 x (72,64) words, the 144 B interleaved
 //     image DataOut returns; the decoder flint_bbc_die has on its data-out), wrapper
 //     flint_ecc_cl_tb;
-//   - BCH t = 11 over GF(2^11) (the NAND-grade line code, docs/ecc.md): flint_bch_dec, wrapper
-//     flint_bch_dec_tb, stored as the 128 data bytes then 121 parity bits and 7 pad bits.
+//   - BCH t = 11 over GF(2^11) (the NAND-grade line code, docs/ecc.md): the line decoder at line
+//     rate, flint_bch_line_dec (clean and single-error lines one a cycle, 3 slow-path units at
+//     P = 32, a 64-line in-order buffer), wrapper flint_bch_line_dec_tb, stored as the 128 data
+//     bytes then 121 parity bits and 7 pad bits.
 // Both codes see the same error positions over the same 1 152 stored bits of each line, so the
 // two columns of the report are the same reads.
 //
@@ -43,7 +45,7 @@
 #include <string>
 #include <vector>
 
-#include "Vbch_dec.h"
+#include "Vbch_line.h"
 #include "Vecc_cl_paper.h"
 #include "flint_config.hpp"
 #include "model/ecc/bch.hpp"
@@ -83,7 +85,7 @@ struct Counts {
   uint64_t rtl_vs_model = 0;  // lines where the RTL and the model differ (must be 0)
   uint64_t bits = 0;          // bit errors in the code's stored bits
   uint64_t cycles = 0;        // decoder cycles (BCH: the throughput figure)
-  uint64_t busy_cycles = 0;   // BCH: cycles with a line on the slow path (in_ready low)
+  uint64_t busy_cycles = 0;   // BCH: cycles the decoder refused a line (its buffer full)
   double seconds = 0;
 };
 
@@ -119,8 +121,8 @@ struct Args {
                "        the limit and a year of retention at 0, 1/2, 1 of the P/E budget) or\n"
                "        NAME=RBER (an accelerated point), each optionally @N: N lines through\n"
                "        BCH at that point; default fresh,mid,eol\n"
-               "  --bch-lines: lines for the BCH decoder (default: --lines; its slow path\n"
-               "        takes 170 cycles a line with errors)\n"
+               "  --bch-lines: lines for the BCH decoder (default: --lines; a line with two\n"
+               "        or more errors takes its slow path, about 64 cycles\n"
                "  --inject-error: the testbench flips a decoded bit of line 100 of each run\n"
                "        (the campaign must then fail: a check of the checks)\n",
                help ? "" : "flint-fault-campaign: ", help ? "" : (why + "\n").c_str());
@@ -521,7 +523,8 @@ Counts RunSecded(const Args& a, size_t pi, const DataPool& pool, Failure* fail) 
   return c;
 }
 
-// ---- BCH through flint_bch_dec --------------------------------------------------------------
+// ---- BCH through flint_bch_line_dec
+// --------------------------------------------------------------
 
 struct BchJob {
   uint64_t line;
@@ -534,11 +537,10 @@ struct BchJob {
 Counts RunBch(const Args& a, size_t pi, const DataPool& pool, const m::BchCode& code,
               Failure* fail) {
   const Point& pt = a.points[pi];
-  flint::verif::Harness<Vbch_dec> h(Options(a, "bch_dec"));
-  Vbch_dec& d = h.dut();
-  d.bm_in_valid_i = d.ch_in_valid_i = d.dec_in_valid_i = 0;
-  d.bm_out_ready_i = d.ch_out_ready_i = 0;
-  d.dec_out_ready_i = 1;
+  flint::verif::Harness<Vbch_line> h(Options(a, "bch_line_dec"));
+  Vbch_line& d = h.dut();
+  d.in_valid_i = 0;
+  d.out_ready_i = 1;
   h.Reset();
   const unsigned n = code.code_bits(), r = code.parity_bits(), t = code.t();
   Counts c;
@@ -570,18 +572,18 @@ Counts RunBch(const Args& a, size_t pi, const DataPool& pool, const m::BchCode& 
       }
       have = true;
       ++next;
-      for (size_t w = 0; w < std::size(d.dec_in_code_i.m_storage); ++w) {
+      for (size_t w = 0; w < std::size(d.in_code_i.m_storage); ++w) {
         const size_t src = w / 2;
-        d.dec_in_code_i[w] = src < pending.code.size()
-                                 ? static_cast<uint32_t>(pending.code[src] >> (32 * (w % 2)))
-                                 : 0u;
+        d.in_code_i[w] = src < pending.code.size()
+                             ? static_cast<uint32_t>(pending.code[src] >> (32 * (w % 2)))
+                             : 0u;
       }
     }
-    d.dec_in_valid_i = have;
+    d.in_valid_i = have;
     h.Eval();
-    const bool in_fire = d.dec_in_valid_i && d.dec_in_ready_o;
-    c.busy_cycles += !d.dec_in_ready_o;
-    if (d.dec_out_valid_o) {
+    const bool in_fire = d.in_valid_i && d.in_ready_o;
+    c.busy_cycles += !d.in_ready_o;
+    if (d.out_valid_o) {
       if (sent.empty()) {
         if (!fail->set) {
           fail->set = true;
@@ -592,12 +594,11 @@ Counts RunBch(const Args& a, size_t pi, const DataPool& pool, const m::BchCode& 
       const BchJob job = std::move(sent.front());
       sent.pop_front();
       for (size_t w = 0; w < got_data.size(); ++w) {
-        got_data[w] = uint64_t{d.dec_out_data_o[2 * w]} | uint64_t{d.dec_out_data_o[2 * w + 1]}
-                                                              << 32;
+        got_data[w] = uint64_t{d.out_data_o[2 * w]} | uint64_t{d.out_data_o[2 * w + 1]} << 32;
       }
       if (a.inject && job.line == 100) m::BchFlip(&got_data, 17);
-      const uint8_t status = d.dec_out_status_o;
-      const unsigned nerr = d.dec_out_nerr_o;
+      const uint8_t status = d.out_status_o;
+      const unsigned nerr = d.out_nerr_o;
       // The model, on the same word (clean words need no decode: all syndromes are zero).
       m::BchBits word = job.code;
       m::BchResult want;
@@ -723,8 +724,10 @@ void WriteMd(const std::string& path, const Args& a, const std::vector<Row>& row
        "positions), and decoded by the Verilated RTL:\n\n"
        "- **SEC-DED**: `flint_ecc_cl_dec` at the paper line (16 (72,64) words, the 144 B "
        "interleaved image a DataOut returns; the decoder `flint_bbc_die` has on its data-out).\n"
-       "- **BCH** t = 11 over GF(2^11) (docs/ecc.md, the NAND-grade code): `flint_bch_dec` (one "
-       "slow path, P = 8), stored as the 128 data bytes, the 121 parity bits and 7 pad bits.\n\n"
+       "- **BCH** t = 11 over GF(2^11) (docs/ecc.md, the NAND-grade code): `flint_bch_line_dec`, "
+       "the line decoder at line rate (clean and single-error lines one a cycle, 3 slow-path "
+       "units at P = 32, a 64-line in-order buffer), stored as the 128 data bytes, the 121 "
+       "parity bits and 7 pad bits.\n\n"
        "Both codes see the same error positions on the same reads. Every line's RTL answer is "
        "compared with the C++ model of its code (data, status; BCH also the bits flipped) and "
        "with the data written. **Within the design limit** means every word with at most one "
@@ -765,16 +768,16 @@ void WriteMd(const std::string& path, const Args& a, const std::vector<Row>& row
   bool any_bch = false;
   for (const Row& r : rows) any_bch = any_bch || r.code == "bch";
   if (any_bch) {
-    o << "\nThe BCH decoder's pace (`flint_bch_dec`: clean lines one a cycle, a line with "
-         "errors 170 cycles on its one slow path, 25 past t), one line offered every cycle, "
-         "the output always ready. A die returns a line every "
+    o << "\nThe BCH line decoder's pace, one line offered every cycle (a gapless stream, "
+         "harder than a die's), the output always ready. A die returns a line every "
       << Sci(static_cast<double>(flint::kPaperConfig.cl_image_bytes) /
              static_cast<double>(flint::kPaperConfig.die_io_bytes_per_cycle))
       << " cycles at `paper` (a " << flint::kPaperConfig.cl_image_bytes << " B line image at "
       << flint::kPaperConfig.die_io_bytes_per_cycle
-      << " B a cycle), which one such decoder matches only while its lines a cycle below stay "
-         "above the die's rate:\n\n";
-    o << "| point | lines | cycles | lines a cycle | cycles with the slow path busy |\n";
+      << " B a cycle); the decoder keeps that pace while its lines a cycle below stay above "
+         "it (docs/ecc.md, \"The line decoder at line rate\", has the study at the die's own "
+         "pace):\n\n";
+    o << "| point | lines | cycles | lines a cycle | cycles refused (buffer full) |\n";
     o << "|---|---:|---:|---:|---:|\n";
     for (const Row& r : rows) {
       if (r.code != "bch") continue;
