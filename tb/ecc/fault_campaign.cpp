@@ -89,6 +89,20 @@ struct Counts {
   double seconds = 0;
 };
 
+// One line's outcome: clean (no error, OK, right), flagged (UNCORRECTABLE), corrected (right
+// otherwise) or silently wrong.
+void Count(Counts* c, bool errors, uint8_t status, bool right) {
+  ++c->lines;
+  if (!errors && status == kOk && right)
+    ++c->clean;
+  else if (status == kUncorrectable)
+    ++c->flagged;
+  else if (right)
+    ++c->corrected;
+  else
+    ++c->silent;
+}
+
 struct Theory {
   double clean = 0, corrected = 0, flagged = 0, silent = 0;
 };
@@ -489,15 +503,7 @@ Counts RunSecded(const Args& a, size_t pi, const DataPool& pool, Failure* fail) 
     }
     const uint8_t status = d.dec_status_o;
     model_same = model_same && status == static_cast<uint8_t>(want);
-    ++c.lines;
-    if (e.pos.empty() && status == kOk && right)
-      ++c.clean;
-    else if (status == kUncorrectable)
-      ++c.flagged;
-    else if (right)
-      ++c.corrected;
-    else
-      ++c.silent;
+    Count(&c, !e.pos.empty(), status, right);
     const unsigned worst = *std::max_element(per_word.begin(), per_word.end());
     bool within_wrong = false;
     if (worst <= 2) {
@@ -609,16 +615,8 @@ Counts RunBch(const Args& a, size_t pi, const DataPool& pool, const m::BchCode& 
       const bool model_same =
           got_data == want_data && status == static_cast<uint8_t>(want.status) &&
           nerr == (want.status == m::BchStatus::kCorrected ? want.corrected_bits : 0u);
-      ++c.lines;
       c.bits += job.nerr;
-      if (job.nerr == 0 && status == kOk && right)
-        ++c.clean;
-      else if (status == kUncorrectable)
-        ++c.flagged;
-      else if (right)
-        ++c.corrected;
-      else
-        ++c.silent;
+      Count(&c, job.nerr > 0, status, right);
       bool within_wrong = false;
       if (job.nerr <= t) {
         ++c.within;
