@@ -31,8 +31,15 @@ using flint::tb::Harness;
 
 using flint::tb::BchLineCode;
 
+using flint::tb::FlipRandom;
 using flint::tb::GetBch;
+using flint::tb::kStatusCorrected;
+using flint::tb::kStatusOk;
+using flint::tb::kStatusUncorrectable;
 using flint::tb::PutBch;
+using flint::tb::RandomBits;
+using flint::tb::Received;
+using flint::tb::StatusOf;
 
 // Field elements e[0], e[1], .. (m bits each) packed as e[j] at bits [j*m, j*m + m).
 m::BchBits PackElems(const std::vector<uint32_t>& e, unsigned mb) {
@@ -63,24 +70,6 @@ std::string Elems(const std::vector<uint32_t>& e) {
   return s.str();
 }
 
-m::BchBits RandomBits(std::mt19937_64& rng, unsigned bits) {
-  m::BchBits v(m::BchWords(bits), 0);
-  for (auto& w : v) w = rng();
-  if (bits % 64 != 0) v.back() &= (uint64_t{1} << (bits % 64)) - 1;
-  return v;
-}
-
-// `weight` distinct positions of [0, n) flipped in *word (a partial Fisher-Yates shuffle).
-void FlipRandom(std::mt19937_64& rng, unsigned weight, m::BchBits* word, unsigned n) {
-  std::vector<uint32_t> pos(n);
-  std::iota(pos.begin(), pos.end(), 0u);
-  for (unsigned e = 0; e < weight; ++e) {
-    std::uniform_int_distribution<uint32_t> pick(e, n - 1);
-    std::swap(pos[e], pos[pick(rng)]);
-    m::BchFlip(word, pos[e]);
-  }
-}
-
 // The odd syndromes S_1, S_3, .. of the model's Syndromes() result.
 std::vector<uint32_t> OddOf(const std::vector<uint32_t>& s, unsigned t) {
   std::vector<uint32_t> odd(t);
@@ -108,20 +97,6 @@ std::vector<uint32_t> RootsByHorner(const m::BchCode& code, const std::vector<ui
     if (acc == 0) roots.push_back(i);
   }
   return roots;
-}
-
-constexpr uint8_t kStatusOk = 0, kStatusCorrected = 1, kStatusUncorrectable = 2;
-
-uint8_t StatusOf(m::BchStatus s) {
-  switch (s) {
-    case m::BchStatus::kClean:
-      return kStatusOk;
-    case m::BchStatus::kCorrected:
-      return kStatusCorrected;
-    case m::BchStatus::kUncorrectable:
-      return kStatusUncorrectable;
-  }
-  return 0xFF;
 }
 
 // How the benches hold their handshakes: always ready and valid as soon as possible, or each
@@ -408,13 +383,6 @@ class Bench {
   unsigned per_status_[3] = {0, 0, 0};
   unsigned bm_checked_ = 0;
 };
-
-// A received word: a random codeword with `weight` random errors.
-m::BchBits Received(const m::BchCode& code, std::mt19937_64& rng, unsigned weight) {
-  m::BchBits word = code.Encode(RandomBits(rng, code.data_bits()));
-  FlipRandom(rng, weight, &word, code.code_bits());
-  return word;
-}
 
 // A decoder job: `weight` random errors in a random codeword; the data sent is kept when the
 // weight is at most t (the decoder must restore it).

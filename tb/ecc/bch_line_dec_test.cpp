@@ -30,43 +30,16 @@ namespace {
 namespace m = flint::model;
 using flint::tb::BchHex;
 using flint::tb::BchLineCode;
+using flint::tb::FlipRandom;
 using flint::tb::GetBch;
 using flint::tb::Harness;
+using flint::tb::kStatusCorrected;
+using flint::tb::kStatusOk;
+using flint::tb::kStatusUncorrectable;
 using flint::tb::PutBch;
-
-constexpr uint8_t kStatusOk = 0, kStatusCorrected = 1, kStatusUncorrectable = 2;
-
-uint8_t StatusOf(m::BchStatus s) {
-  switch (s) {
-    case m::BchStatus::kClean:
-      return kStatusOk;
-    case m::BchStatus::kCorrected:
-      return kStatusCorrected;
-    case m::BchStatus::kUncorrectable:
-      return kStatusUncorrectable;
-  }
-  return 0xFF;
-}
-
-m::BchBits RandomBits(std::mt19937_64& rng, unsigned bits) {
-  m::BchBits v(m::BchWords(bits), 0);
-  for (auto& w : v) w = rng();
-  if (bits % 64 != 0) v.back() &= (uint64_t{1} << (bits % 64)) - 1;
-  return v;
-}
-
-// A random codeword with `weight` distinct random positions flipped.
-m::BchBits Received(const m::BchCode& code, std::mt19937_64& rng, unsigned weight) {
-  m::BchBits word = code.Encode(RandomBits(rng, code.data_bits()));
-  std::vector<uint32_t> pos(code.code_bits());
-  std::iota(pos.begin(), pos.end(), 0u);
-  for (unsigned e = 0; e < weight; ++e) {
-    std::uniform_int_distribution<uint32_t> pick(e, code.code_bits() - 1);
-    std::swap(pos[e], pos[pick(rng)]);
-    m::BchFlip(&word, pos[e]);
-  }
-  return word;
-}
+using flint::tb::RandomBits;
+using flint::tb::Received;
+using flint::tb::StatusOf;
 
 // x^p mod g(x), as a word of the shortened code (its bits in the parity positions): its
 // syndromes are those of a single error at field position p, since x^p minus it is a multiple

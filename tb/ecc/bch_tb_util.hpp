@@ -4,9 +4,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <numeric>
+#include <random>
 #include <sstream>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "model/ecc/bch.hpp"
 
@@ -43,6 +46,46 @@ inline std::string BchHex(const model::BchBits& v) {
   s << std::hex;
   for (size_t w = v.size(); w-- > 0;) s << (w + 1 == v.size() ? "" : "_") << v[w];
   return s.str();
+}
+
+// flint_pkg::status_e values, and the model's status as the RTL encodes it.
+inline constexpr uint8_t kStatusOk = 0, kStatusCorrected = 1, kStatusUncorrectable = 2;
+inline uint8_t StatusOf(model::BchStatus s) {
+  switch (s) {
+    case model::BchStatus::kClean:
+      return kStatusOk;
+    case model::BchStatus::kCorrected:
+      return kStatusCorrected;
+    case model::BchStatus::kUncorrectable:
+      return kStatusUncorrectable;
+  }
+  return 0xFF;
+}
+
+// `bits` random bits.
+inline model::BchBits RandomBits(std::mt19937_64& rng, unsigned bits) {
+  model::BchBits v(model::BchWords(bits), 0);
+  for (auto& w : v) w = rng();
+  if (bits % 64 != 0) v.back() &= (uint64_t{1} << (bits % 64)) - 1;
+  return v;
+}
+
+// `weight` distinct positions of [0, n) flipped in *word (a partial Fisher-Yates shuffle).
+inline void FlipRandom(std::mt19937_64& rng, unsigned weight, model::BchBits* word, unsigned n) {
+  std::vector<uint32_t> pos(n);
+  std::iota(pos.begin(), pos.end(), 0u);
+  for (unsigned e = 0; e < weight; ++e) {
+    std::uniform_int_distribution<uint32_t> pick(e, n - 1);
+    std::swap(pos[e], pos[pick(rng)]);
+    model::BchFlip(word, pos[e]);
+  }
+}
+
+// A received word: a random codeword with `weight` random errors.
+inline model::BchBits Received(const model::BchCode& code, std::mt19937_64& rng, unsigned weight) {
+  model::BchBits word = code.Encode(RandomBits(rng, code.data_bits()));
+  FlipRandom(rng, weight, &word, code.code_bits());
+  return word;
 }
 
 }  // namespace flint::tb
