@@ -51,6 +51,7 @@
 #include "model/ecc/bch.hpp"
 #include "model/ecc/secded.hpp"
 #include "model/nand/reliability.hpp"
+#include "tb/ecc/bch_tb_util.hpp"
 #include "verif/harness.hpp"
 
 namespace {
@@ -578,12 +579,7 @@ Counts RunBch(const Args& a, size_t pi, const DataPool& pool, const m::BchCode& 
       }
       have = true;
       ++next;
-      for (size_t w = 0; w < std::size(d.in_code_i.m_storage); ++w) {
-        const size_t src = w / 2;
-        d.in_code_i[w] = src < pending.code.size()
-                             ? static_cast<uint32_t>(pending.code[src] >> (32 * (w % 2)))
-                             : 0u;
-      }
+      flint::tb::PutBch(d.in_code_i, pending.code);
     }
     d.in_valid_i = have;
     h.Eval();
@@ -790,10 +786,7 @@ void WriteMd(const std::string& path, const Args& a, const std::vector<Row>& row
 
 int main(int argc, char** argv) {
   const Args a = Parse(argc, argv);
-  const m::BchCode& code = []() -> const m::BchCode& {
-    static const m::BchCode c(m::kLineBchM, m::kLineBchT, m::kLineBchDataBits);
-    return c;
-  }();
+  const m::BchCode& code = flint::tb::BchLineCode();
   const DataPool pool = MakePool(a.seed, code);
   const WordSplit split = EnumerateSecded();
   std::printf(
