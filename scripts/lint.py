@@ -65,9 +65,10 @@ HEAVY = {
     # the three as blackbox cells (7 s; whole, it repeated the syndrome unit's minutes).
     ("flint_bch_dec", "small"): ["blackbox flint_bch_syn flint_bch_bm $paramod*flint_bch_chien*",
                                  "synth -top flint_bch_dec"],
-    # The single-error test: its 2 048-entry log table is about 12 k generic cells and 55 s of
-    # synth on the shared machine.
-    ("flint_bch_single", "small"): ["synth -top flint_bch_single"],
+    # The single-error test: its 2 048-entry log table is about 12 k generic cells. Its full
+    # synth is synth_small_flow's (which fails on the same warnings) and the netlist miter's
+    # (test_ecc); here Yosys elaborates and checks it (its synth here was a third copy, 35 s).
+    ("flint_bch_single", "small"): ["proc", "check -assert"],
     # The multi-path line decoder holds the syndrome unit, three units and a 64-line buffer (65 k
     # flops): elaborated and checked here (make lint does the same at paper), not synthesized.
     ("flint_bch_line_dec", "small"): ["proc", "check -assert"],

@@ -145,8 +145,14 @@ def write_script(gen, cfg, mod, out, glue=()):
     # The BCH matrices' package (scripts/gen_bch.py) is config-independent: gen/, not gen/<cfg>/.
     files = [gen / cfg / "flint_cfg_pkg.sv", gen / "flint_bch_pkg.sv", RTL / "flint_pkg.sv"]
     reads = [f"read_verilog -sv {f}" for f in files]
-    reads += [f"read_verilog -sv -I{RTL / 'common'} {m}" for m in
-              sorted(RTL.rglob("flint_*.sv")) if m.name != "flint_pkg.sv"]
+    # -defer: each module is elaborated once, at the parameters the top gives it (read plainly,
+    # Yosys elaborates every file at its defaults as it reads it: the BCH Chien search's and line
+    # decoder's constant tables alone took 7 of every run's 9 s, three quarters of
+    # synth_small_flow's CPU). flint_sram is read plainly: its SYNTHESIS blackbox then derives
+    # as $paramod\flint_sram\Width=..., the name sram_cells() prices by.
+    reads += [f"read_verilog {'' if m.name == 'flint_sram.sv' else '-defer '}-sv "
+              f"-I{RTL / 'common'} {m}" for m in sorted(RTL.rglob("flint_*.sv"))
+              if m.name != "flint_pkg.sv"]
     cfgd = load_config(gen, cfg)
     fill = {"@READS@": "\n".join(reads), "@TOP@": mod.stem, "@OUT@": str(out),
             "@PERIOD_PS@": "%d" % round(period_ps(cfgd)),
