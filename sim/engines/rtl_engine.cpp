@@ -99,6 +99,7 @@ RtlReport Run(const Config& cfg, const RtlOptions& opt,
   x.model_mismatches = r.model_mismatches;
   x.beyond_code = r.beyond_code;
   x.violations = drv.violations().size();
+  x.miscorrected_copies = drv.miscorrected_copy_lines();
   if (!drv.violations().empty()) x.first_violation = drv.violations().front();
   x.cycles = r.cycles;
   x.load_cycles = load.cycles;

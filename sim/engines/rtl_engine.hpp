@@ -2,7 +2,8 @@
 // NAND die model a die, with test_top's driver and checks (verif/top/): the model is
 // loaded through the RTL's write path first, then the requests run; every response is checked
 // against the SEC-DED model and the loaded weights. With `mount`, the dies are preloaded and the
-// loader only fills the BTT (docs/top.md "Mount"), the state test_top proves a load leaves. Built for the configs listed by RtlConfigs().
+// loader only fills the BTT (docs/top.md "Mount"), the state test_top proves a load leaves. Built
+// for the configs listed by RtlConfigs().
 #pragma once
 #include <cstdint>
 #include <string>
@@ -29,10 +30,11 @@ struct RtlOptions {
 struct RtlReport {
   uint64_t requests = 0, responses = 0;
   uint64_t status[5] = {0, 0, 0, 0, 0};
-  uint64_t data_mismatches = 0;   // data differs from the weights (OK/CORRECTED responses)
-  uint64_t model_mismatches = 0;  // status or data differ from the SEC-DED model's decode
-  uint64_t beyond_code = 0;       // miscorrected lines (>= 3 errors in a word)
-  uint64_t violations = 0;        // driver checks broken (first one in first_violation)
+  uint64_t data_mismatches = 0;      // data differs from the weights (OK/CORRECTED responses)
+  uint64_t model_mismatches = 0;     // status or data differ from the SEC-DED model's decode
+  uint64_t beyond_code = 0;          // miscorrected lines (>= 3 errors in a word)
+  uint64_t violations = 0;           // driver checks broken (first one in first_violation)
+  uint64_t miscorrected_copies = 0;  // refresh-copied lines a miscorrected read re-encoded
   std::string first_violation;
   uint64_t cycles = 0, load_cycles = 0, sim_cycles = 0;
   uint64_t bursts = 0, refetched = 0, useful_bytes = 0, fetched_bytes = 0, link_slots = 0;

@@ -146,6 +146,7 @@ int RtlReport(const flint::Config& cfg, const flint::sim::RtlReport& x,
                 "\"out_of_range\": %llu, \"not_loaded\": %llu},\n"
                 "  \"data_mismatches\": %llu,\n  \"ecc_model_mismatches\": %llu,\n"
                 "  \"beyond_code\": %llu,\n  \"check_violations\": %llu,\n"
+                "  \"miscorrected_copy_lines\": %llu,\n"
                 "  \"cycles\": %llu,\n  \"load_cycles\": %llu,\n  \"simulated_cycles\": %llu,\n"
                 "  \"bursts_issued\": %llu,\n  \"bursts_refetched\": %llu,\n"
                 "  \"useful_bytes\": %llu,\n  \"fetched_bytes\": %llu,\n"
@@ -160,11 +161,12 @@ int RtlReport(const flint::Config& cfg, const flint::sim::RtlReport& x,
                 cfg.name.data(), trace_path.c_str(), u(seed), mount ? "mount" : "write",
                 u(x.requests), u(x.responses), u(x.status[0]), u(x.status[1]), u(x.status[2]),
                 u(x.status[3]), u(x.status[4]), u(x.data_mismatches), u(x.model_mismatches),
-                u(x.beyond_code), u(x.violations), u(x.cycles), u(x.load_cycles), u(x.sim_cycles),
-                u(x.bursts), u(x.refetched), u(x.useful_bytes), u(x.fetched_bytes), useful, util,
-                u(x.park_wait_cycles), u(x.rotations), u(x.forked), u(x.scrubbed), u(x.programmed),
-                u(x.erased), u(x.disturb_alarms), u(x.max_read_count), u(x.queue_high_water),
-                u(x.displacements), x.nand_read_pj, x.nand_program_pj, x.nand_erase_pj, wall);
+                u(x.beyond_code), u(x.violations), u(x.miscorrected_copies), u(x.cycles),
+                u(x.load_cycles), u(x.sim_cycles), u(x.bursts), u(x.refetched), u(x.useful_bytes),
+                u(x.fetched_bytes), useful, util, u(x.park_wait_cycles), u(x.rotations),
+                u(x.forked), u(x.scrubbed), u(x.programmed), u(x.erased), u(x.disturb_alarms),
+                u(x.max_read_count), u(x.queue_high_water), u(x.displacements), x.nand_read_pj,
+                x.nand_program_pj, x.nand_erase_pj, wall);
   if (WriteReport(report_path, buf) != 0) return 1;
   std::printf(
       "flint-sim: rtl on %s: %s in %llu cycles; %llu requests in %llu cycles, %llu "

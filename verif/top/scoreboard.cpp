@@ -1,5 +1,6 @@
 #include "verif/top/scoreboard.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 #include "model/ecc/secded.hpp"
@@ -93,10 +94,14 @@ void TopScoreboard::OnSense(uint64_t t, uint32_t die, const std::vector<PlaneBlo
 // Beyond() should the response's data differ from the weights.
 void TopScoreboard::OnDataOut(const flint::model::NandDie& die_model, uint32_t k, uint32_t plane,
                               uint32_t off, const std::vector<uint8_t>& img, bool maintenance) {
+  const flint::model::SensedPage* cb = die_model.CacheBuffer(plane);
   if (maintenance) {
     scrub_buf_.resize(img.size() / flint::model::kCodewordBytes * flint::model::kWordBytes);
-    scrub_uncorr_ += flint::model::DecodeImageInto(img.data(), img.size(), scrub_buf_.data()) ==
-                     Status::kUncorrectable;
+    const Status st = flint::model::DecodeImageInto(img.data(), img.size(), scrub_buf_.data());
+    scrub_uncorr_ += st == Status::kUncorrectable;
+    if (st != Status::kUncorrectable && cb != nullptr) {
+      NoteMiscorrection(k, cb->addr, off, scrub_buf_.data(), scrub_buf_.size());
+    }
     return;
   }
   Pred& p = pred_[k].Push();
@@ -104,9 +109,38 @@ void TopScoreboard::OnDataOut(const flint::model::NandDie& die_model, uint32_t k
   p.status = flint::model::DecodeImageInto(img.data(), img.size(), p.data.data());
   p.raw.assign(img.begin(), img.end());
   p.offset = off;
-  const flint::model::SensedPage* cb = die_model.CacheBuffer(plane);
   p.sensed = cb != nullptr;
   p.cells = p.sensed ? Shadow(k, cb->addr.plane, cb->addr.block, cb->addr.page) : Content{};
+  // A foreground line feeds the refresh fork as decoded: a miscorrection may be copied.
+  if (p.sensed && p.status != Status::kUncorrectable) {
+    NoteMiscorrection(k, cb->addr, off, p.data.data(), p.data.size());
+  }
+}
+
+void TopScoreboard::NoteMiscorrection(uint32_t die, const flint::model::PageAddr& addr,
+                                      uint64_t off, const uint8_t* data, uint64_t bytes) {
+  const Content& c = Shadow(die, addr.plane, addr.block, addr.page);
+  if (c.kind == Content::kErased) return;  // no line to judge (a sense check reports it)
+  const uint64_t line_img = cfg_.cl_image_bytes;
+  for (uint64_t at = 0; at < bytes; at += cfg_.cl_bytes) {
+    const uint64_t line = off / line_img + at / cfg_.cl_bytes;
+    clean_.assign(cfg_.cl_bytes, 0);  // a pad page holds zeros
+    if (c.kind == Content::kTag) {
+      flint::model::TagBytes(c.tag, line * cfg_.cl_bytes, cfg_.cl_bytes, clean_.data());
+    }
+    if (std::equal(clean_.begin(), clean_.end(), data + at)) continue;
+    // Beyond the code: the copy programs this decode with fresh check bytes.
+    std::vector<uint8_t> img(line_img);
+    for (uint64_t w = 0; w < cfg_.cl_bytes / flint::model::kWordBytes; ++w) {
+      std::copy_n(data + at + w * flint::model::kWordBytes, flint::model::kWordBytes,
+                  &img[w * flint::model::kCodewordBytes]);
+      img[w * flint::model::kCodewordBytes + flint::model::kWordBytes] =
+          flint::model::SecdedEncode(flint::model::LoadWord(data + at, w));
+    }
+    auto& seen =
+        miscorrected_[{die, addr.plane, addr.block, addr.page, static_cast<uint32_t>(line)}];
+    if (std::find(seen.begin(), seen.end(), img) == seen.end()) seen.push_back(std::move(img));
+  }
 }
 
 // A line read has more errors in one word than SEC-DED detects for sure (>= 3): the code may
@@ -177,7 +211,7 @@ Content TopScoreboard::MatchCopy(uint64_t t, uint32_t die, uint32_t source, uint
   for (uint32_t x = 0; x < cfg_.blocks; ++x) {
     const Content c = Shadow(die, source, x, page);
     if (c.kind == Content::kErased) continue;
-    if (IsCopyOf(img, c, poisoned_line)) return c;
+    if (IsCopyOf(img, c, poisoned_line, Key{die, source, x, page})) return c;
   }
   Violation(t, "die " + std::to_string(die) + ": a refresh program of page " +
                    std::to_string(page) + " that copies no page of source plane " +
@@ -197,21 +231,35 @@ std::vector<uint8_t> TopScoreboard::PoisonedLines(const std::vector<uint8_t>& im
   return poisoned;
 }
 
-// Every line of `img` is c's line, or poisoned (counted in poisoned_copy_lines).
+// Every line of `img` is c's line, poisoned (counted in poisoned_copy_lines), or a miscorrected
+// read of it re-encoded (counted in miscorrected_copy_lines).
 bool TopScoreboard::IsCopyOf(const std::vector<uint8_t>& img, const Content& c,
-                             const std::vector<uint8_t>& poisoned_line) {
+                             const std::vector<uint8_t>& poisoned_line, const Key& at) {
   const uint64_t line_img = cfg_.cl_image_bytes;
   const std::vector<uint8_t> want = ImageOf(c);
-  uint64_t poisoned = 0;
+  uint64_t poisoned = 0, miscorrected = 0;
   for (uint64_t l = 0; l < cfg_.cl_per_page; ++l) {
-    bool same = true;
-    for (uint64_t i = 0; i < line_img; ++i) {
-      same = same && img[l * line_img + i] == want[l * line_img + i];
+    const auto first = img.begin() + static_cast<std::ptrdiff_t>(l * line_img);
+    const auto last = first + static_cast<std::ptrdiff_t>(line_img);
+    if (std::equal(first, last, want.begin() + static_cast<std::ptrdiff_t>(l * line_img))) {
+      continue;
     }
-    if (!same && !poisoned_line[l]) return false;
-    poisoned += !same;
+    if (poisoned_line[l]) {
+      ++poisoned;
+      continue;
+    }
+    const auto it = miscorrected_.find({std::get<0>(at), std::get<1>(at), std::get<2>(at),
+                                        std::get<3>(at), static_cast<uint32_t>(l)});
+    if (it == miscorrected_.end() ||
+        std::none_of(it->second.begin(), it->second.end(), [&](const std::vector<uint8_t>& m) {
+          return std::equal(first, last, m.begin());
+        })) {
+      return false;
+    }
+    ++miscorrected;
   }
   poisoned_copy_lines_ += poisoned;
+  miscorrected_copy_lines_ += miscorrected;
   return true;
 }
 
@@ -226,10 +274,14 @@ Content TopScoreboard::MatchInPlace(uint64_t t, uint32_t die, uint32_t plane, ui
     return Content{};
   }
   const Content c = it->second.pages.at(page);
-  if (c.kind != Content::kErased && !IsCopyOf(img, c, PoisonedLines(img))) {
+  if (c.kind != Content::kErased &&
+      !IsCopyOf(img, c, PoisonedLines(img), Key{die, plane, block, page})) {
     Violation(t, "an in-place program of " + where + " that is not what it held");
   }
-  if (++it->second.next == cfg_.pages) held_.erase(it);
+  if (++it->second.next == cfg_.pages) {
+    held_.erase(it);
+    ForgetMiscorrections(die, plane, block);
+  }
   return c;
 }
 
@@ -258,6 +310,14 @@ void TopScoreboard::OnErase(uint64_t t, uint32_t k, uint32_t plane, uint32_t blo
     }
   }
   for (uint32_t pg = 0; pg < cfg_.pages; ++pg) Shadow(k, plane, block, pg) = Content{};
+  // The block's miscorrected reads go with its cells; an in-place refresh programs them back
+  // (MatchInPlace) and forgets them with its last page.
+  if (!(!loading_ && in_place_)) ForgetMiscorrections(k, plane, block);
+}
+
+void TopScoreboard::ForgetMiscorrections(uint32_t die, uint32_t plane, uint32_t block) {
+  miscorrected_.erase(miscorrected_.lower_bound({die, plane, block, 0, 0}),
+                      miscorrected_.lower_bound({die, plane, block + 1, 0, 0}));
 }
 
 // A remap moves a logical block to a block that holds every page of it.

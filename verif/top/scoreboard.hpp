@@ -12,7 +12,9 @@
 //    the die returned (so an injected error is corrected exactly when the code can), and the
 //    data equals the weights loaded unless the line had more errors than the code detects;
 //  - refresh: programs go only to the die's phantom plane and copy a page of its source plane
-//    (clean, or poisoned where the scrubbed line was uncorrectable); a remap names a block whose
+//    (clean, or poisoned where the scrubbed line was uncorrectable, or, where a read of the line
+//    had so many errors that SEC-DED miscorrected it, that read's decode re-encoded: the
+//    code's limit, counted in miscorrected_copy_lines); a remap names a block whose
 //    every page holds the logical block's data; an erase hits only a block nothing maps to;
 //  - in-place refresh (TopOptions::in_place): an erase takes a block's pages away until each is
 //    programmed back, in order, with what it held (clean or poisoned); a sense of the block
@@ -99,6 +101,8 @@ class TopScoreboard {
   const std::vector<std::string>& violations() const { return violations_; }
   uint64_t copies() const { return copies_; }
   uint64_t poisoned_copy_lines() const { return poisoned_copy_lines_; }
+  // Copied lines equal to a miscorrected read's decode, re-encoded (what SEC-DED cannot see).
+  uint64_t miscorrected_copy_lines() const { return miscorrected_copy_lines_; }
   uint64_t scrub_uncorrectable_lines() const { return scrub_uncorr_; }
   uint64_t remaps() const { return remaps_; }
   uint64_t refresh_erases() const { return refresh_erases_; }
@@ -158,8 +162,15 @@ class TopScoreboard {
   Content MatchCopy(uint64_t t, uint32_t die, uint32_t source, uint32_t page,
                     const std::vector<uint8_t>& img);
   std::vector<uint8_t> PoisonedLines(const std::vector<uint8_t>& img) const;
+  // Every line of `img` is c's line, poisoned, or a miscorrected read's decode of that line of
+  // (die, plane, block, page) re-encoded.
   bool IsCopyOf(const std::vector<uint8_t>& img, const Content& c,
-                const std::vector<uint8_t>& poisoned_line);
+                const std::vector<uint8_t>& poisoned_line, const Key& at);
+  // A line read at image offset `off` of the page at `addr` decoded (not uncorrectable) to
+  // `data`: if that is not what the cells hold, keeps its re-encoded image for the copy check.
+  void NoteMiscorrection(uint32_t die, const flint::model::PageAddr& addr, uint64_t off,
+                         const uint8_t* data, uint64_t bytes);
+  void ForgetMiscorrections(uint32_t die, uint32_t plane, uint32_t block);
   Content MatchInPlace(uint64_t t, uint32_t die, uint32_t plane, uint32_t block, uint32_t page,
                        const std::vector<uint8_t>& img);
 
@@ -173,12 +184,19 @@ class TopScoreboard {
   std::map<Key, Content> shadow_;
   std::map<uint64_t, std::pair<uint32_t, uint32_t>> map_;  // (die, l, b) -> (plane, block)
   std::map<uint64_t, Held> held_;                          // (die, plane, block) in refresh
+  // (die, plane, block, page, line) -> the distinct re-encoded images of its miscorrected reads;
+  // cleared when the block is erased.
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, uint32_t>,
+           std::vector<std::vector<uint8_t>>>
+      miscorrected_;
+  std::vector<uint8_t> clean_;  // a line's weights, refilled per note
   std::vector<std::string> violations_;
   bool loading_ = false;
   uint64_t loaded_n_ = 0, loaded_ = 0, live_ = 0, total_ = 0;
   uint64_t prog_k_ = 0;
   uint32_t prog_s_ = 0;
   uint64_t copies_ = 0, poisoned_copy_lines_ = 0, scrub_uncorr_ = 0, remaps_ = 0;
+  uint64_t miscorrected_copy_lines_ = 0;
   uint64_t refresh_erases_ = 0;
 };
 

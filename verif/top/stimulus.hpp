@@ -48,6 +48,7 @@ class TopDriver {
   const std::vector<std::string>& violations() const { return sb_.violations(); }
   uint64_t copies() const { return sb_.copies(); }
   uint64_t poisoned_copy_lines() const { return sb_.poisoned_copy_lines(); }
+  uint64_t miscorrected_copy_lines() const { return sb_.miscorrected_copy_lines(); }
   uint64_t scrub_uncorrectable_lines() const { return sb_.scrub_uncorrectable_lines(); }
   uint64_t remaps() const { return sb_.remaps(); }
   uint64_t refresh_erases() const { return sb_.refresh_erases(); }
