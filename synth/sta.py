@@ -155,24 +155,20 @@ def analyse(mod, cells, period_ps, sram_access_ps, *, wire_ff, out_load_ff, sram
         stages = math.ceil(math.log(c / c_limit, 4))
         return lc["d0_ps"] + lc["k_ps_per_ff"] * c_limit + stages * stage_ps
 
-    arrival = {}   # bit -> ps
-    prev = {}      # bit -> (previous bit or None, start description, cell name)
+    # Start points: every driver that is not a combinational cell.
+    starts = {}    # bit -> (arrival ps, start description, cell name)
     for b, (kind, cname, pin) in drivers.items():
         if kind == "in":
-            arrival[b] = 0.0
-            prev[b] = (None, ("in", names.get(b, cname)), None)
+            starts[b] = (0.0, ("in", names.get(b, cname)), None)
         elif kind == "blk":
-            arrival[b] = 0.0
-            prev[b] = (None, ("blk", f"{cname}.{pin}"), None)
+            starts[b] = (0.0, ("blk", f"{cname}.{pin}"), None)
         elif kind == "flop":
-            lc = flops[cname][0]
-            arrival[b] = net_delay(lc, b)
-            prev[b] = (None, ("reg", flop_name(cname)), cname)
+            starts[b] = (net_delay(flops[cname][0], b), ("reg", flop_name(cname)), cname)
         elif kind == "sram":
-            arrival[b] = sram_access_ps(cname, srams[cname].get("parameters", {}))
-            prev[b] = (None, ("sram", cname + "." + pin), cname)
+            starts[b] = (sram_access_ps(cname, srams[cname].get("parameters", {})),
+                         ("sram", cname + "." + pin), cname)
 
-    # Topological walk of the combinational cells (Kahn).
+    # Topological order of the combinational cells (Kahn).
     out_bit = {}
     pending = {}
     users = {}
@@ -188,75 +184,94 @@ def analyse(mod, cells, period_ps, sram_access_ps, *, wire_ff, out_load_ff, sram
         for b in need:
             users.setdefault(b, []).append(cname)
     ready = [c for c, n in pending.items() if n == 0]
-    done = 0
+    order = []
     while ready:
         cname = ready.pop()
-        done += 1
-        lc, conns = comb[cname]
-        best, best_in = None, None
-        for pin in lc["inputs"]:
-            for b in conns.get(pin, []):
-                if isinstance(b, int) and b in arrival and (best is None or arrival[b] > best):
-                    best, best_in = arrival[b], b
+        order.append(cname)
         ob = out_bit[cname]
         if ob is None:
             continue
-        if best is not None:
-            arrival[ob] = best + net_delay(lc, ob)
-            prev[ob] = (best_in, None, cname)
         for u in users.get(ob, []):
             pending[u] -= 1
             if pending[u] == 0:
                 ready.append(u)
-    if done != len(comb):
-        raise StaError(f"combinational loop: {len(comb) - done} cells never became ready")
+    if len(order) != len(comb):
+        raise StaError(f"combinational loop: {len(comb) - len(order)} cells never became ready")
 
-    def trace(b):
-        cells_on_path = []
-        while True:
-            pb, start, cname = prev[b]
-            if cname and drivers.get(b, ("",))[0] == "comb":
-                cells_on_path.append(comb[cname][0]["name"])
-            if pb is None:
-                return start, list(reversed(cells_on_path))
-            b = pb
-
-    paths = []
-    for b, lst in sinks.items():
-        if b not in arrival:
-            continue
-        for cname, pin, _ in lst:
-            if cname == "<out>":
-                end, req = ("out", names.get(b, pin)), period_ps
-            elif cname == "<blk>":
-                end, req = ("blk", pin), period_ps
-            elif cname in flops:
-                lc = flops[cname][0]
-                if pin != "D":
-                    continue
-                end = ("reg", flop_name(cname))
-                req = period_ps - lc["setup_ps"]
-            elif cname in srams:
-                end = ("sram", f"{cname}.{pin}")
-                req = period_ps - sram_setup_ps
-            else:
+    def propagate(sources):
+        """Latest arrival at every bit reached from `sources` (bit -> (ps, start, cell)), and
+        for each the bit it came through (prev), in one walk of the topological order."""
+        arrival = {b: a for b, (a, _, _) in sources.items()}
+        prev = {b: (None, start, cname) for b, (_, start, cname) in sources.items()}
+        for cname in order:
+            lc, conns = comb[cname]
+            best, best_in = None, None
+            for pin in lc["inputs"]:
+                for b in conns.get(pin, []):
+                    if isinstance(b, int) and b in arrival and (best is None or arrival[b] > best):
+                        best, best_in = arrival[b], b
+            ob = out_bit[cname]
+            if ob is None or best is None:
                 continue
-            start, via = trace(b)
-            paths.append({"start": start[0], "from": start[1], "end": end[0], "to": end[1],
-                          "arrival_ps": round(arrival[b], 1), "required_ps": round(req, 1),
-                          "slack_ps": round(req - arrival[b], 1), "depth": len(via),
-                          "cells": via})
-    paths.sort(key=lambda p: p["slack_ps"])
+            arrival[ob] = best + net_delay(lc, ob)
+            prev[ob] = (best_in, None, cname)
+        return arrival, prev
+
+    def endpoints(arrival, prev):
+        def trace(b):
+            cells_on_path = []
+            while True:
+                pb, start, cname = prev[b]
+                if cname and drivers.get(b, ("",))[0] == "comb":
+                    cells_on_path.append(comb[cname][0]["name"])
+                if pb is None:
+                    return start, list(reversed(cells_on_path))
+                b = pb
+
+        found = []
+        for b, lst in sinks.items():
+            if b not in arrival:
+                continue
+            for cname, pin, _ in lst:
+                if cname == "<out>":
+                    end, req = ("out", names.get(b, pin)), period_ps
+                elif cname == "<blk>":
+                    end, req = ("blk", pin), period_ps
+                elif cname in flops:
+                    lc = flops[cname][0]
+                    if pin != "D":
+                        continue
+                    end = ("reg", flop_name(cname))
+                    req = period_ps - lc["setup_ps"]
+                elif cname in srams:
+                    end = ("sram", f"{cname}.{pin}")
+                    req = period_ps - sram_setup_ps
+                else:
+                    continue
+                start, via = trace(b)
+                found.append({"start": start[0], "from": start[1], "end": end[0], "to": end[1],
+                              "arrival_ps": round(arrival[b], 1), "required_ps": round(req, 1),
+                              "slack_ps": round(req - arrival[b], 1), "depth": len(via),
+                              "cells": via})
+        found.sort(key=lambda p: p["slack_ps"])
+        return found
+
+    paths = endpoints(*propagate(starts))
     cats = {}
     for p in paths:
         cats.setdefault(f"{p['start']}->{p['end']}", [])
         if len(cats[f"{p['start']}->{p['end']}"]) < top_paths:
             cats[f"{p['start']}->{p['end']}"].append(p)
     full = [p for p in paths if p["start"] in ("reg", "sram") and p["end"] in ("reg", "sram")]
+    # Each macro's worst path on its own: the walk above keeps one (the latest) start per bit,
+    # so a macro whose read data meets a later signal (another macro, a deep flop path) would
+    # own no endpoint there, and its logic would read as none. One walk from its pins alone.
     by_sram = {}
-    for p in paths:  # sorted by slack: the first path from each macro is its worst
-        if p["start"] == "sram":
-            by_sram.setdefault(p["from"].rsplit(".", 1)[0], p)
+    for cname in sorted(srams):
+        mine = {b: v for b, v in starts.items() if v[2] == cname and v[1][0] == "sram"}
+        own = endpoints(*propagate(mine)) if mine else []
+        if own:
+            by_sram[cname] = own[0]
     named = {}
     for cname in flops:
         n = flop_name(cname)
