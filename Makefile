@@ -9,6 +9,8 @@ BATCHES ?= 1
 FUZZ_SECONDS ?= 300
 ROTATIONS ?= 1000
 SOAK_SEEDS ?= 4
+TOP_SOAK_SEEDS ?= 100
+TOP_SOAK_CYCLES ?= 1000000
 # make results: the main grid (docs/evaluation.md says what it leaves out and why).
 RESULTS_BATCHES ?= 1,4,16,64
 RESULTS_MODELS ?= deepseek-v3@1+4+16+64,deepseek-v4-pro@1+4+16+64,qwen3-235b-a22b@1+4+16+64,llama-4-maverick@1+4+16+64,kimi-k2@1+4+16+64,llama-3.1-405b@1
@@ -20,7 +22,7 @@ WORKERS ?= $(JOBS)
 SCHEDULER ?=
 
 .PHONY: help setup setup-gui configure build test lint bench synth area report disturb refresh-cost progq-demand bch-occupancy results results-rtl fault-campaign rtl-big rtl-paper system waves run \
-        regress pictures formal fuzz mutate soak clean
+        regress pictures formal fuzz mutate soak soak-top clean
 .DEFAULT_GOAL := help
 
 help:
@@ -42,6 +44,8 @@ help:
 	@echo "                      models, survivors proven equivalent or listed -> docs/mutation.md (~8 min)"
 	@echo "make soak             ROTATIONS=$(ROTATIONS) phantom rotations of a refresh die against the rotation model,"
 	@echo "                      seeds 1..SOAK_SEEDS=$(SOAK_SEEDS) -> docs/soak.md (~5 min)"
+	@echo "make soak-top         the stack top's random soak, TOP_SOAK_CYCLES=$(TOP_SOAK_CYCLES) cycles a seed,"
+	@echo "                      seeds 1..TOP_SOAK_SEEDS=$(TOP_SOAK_SEEDS) -> docs/soak_top.md (~5 min)"
 	@echo "make fault-campaign   the line decoders under the NAND model's bit errors -> docs/fault_campaign.md"
 	@echo "make disturb          read disturb per block, linear vs interleaved placement -> docs/disturb.md"
 	@echo "make refresh-cost     decode-step stall: none / FLINT / in-place refresh -> docs/refresh_cost.md"
@@ -140,10 +144,15 @@ fuzz: configure
 	@python3 scripts/fuzz.py --bin-dir $(BUILD)/tb/fuzz --seconds $(FUZZ_SECONDS) --merge \
 	  --selftest --out docs/fuzz.md
 
-# Soak (scripts/soak.py): test_refresh's hidden soak case once a seed, ROTATIONS rotations each.
+# Soak (scripts/soak.py): test_refresh's hidden soak case once a seed, ROTATIONS rotations each;
+# soak-top: test_top's random soak once a seed, TOP_SOAK_CYCLES cycles each.
 soak: build
 	@python3 scripts/soak.py --build $(BUILD) --rotations $(ROTATIONS) --seeds $(SOAK_SEEDS) \
 	  --jobs $(JOBS) --out docs/soak.md
+
+soak-top: build
+	@python3 scripts/soak.py --top --build $(BUILD) --cycles $(TOP_SOAK_CYCLES) \
+	  --seeds $(TOP_SOAK_SEEDS) --jobs $(JOBS) --out docs/soak_top.md
 
 synth: configure
 	@python3 scripts/synth.py --gen $(BUILD)/gen --config $(CONFIG) --out $(BUILD)/synth

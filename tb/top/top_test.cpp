@@ -908,6 +908,151 @@ TEST_CASE("top: faults at random sites over several rotations: every fault retir
   REQUIRE(total.responses == total.requests);
 }
 
+namespace {
+
+// One round of random reads (the soak's other traffic): 64 to 575 lines of the loaded bursts in
+// random order, 2 % of them unloaded or out-of-range addresses, up to two a cycle; then up to
+// 1 500 idle cycles. Every response checked by the driver (status by address, data by line).
+template <class Dut>
+void RandomRound(Bench<Dut>& b, std::mt19937_64& rng, uint64_t bursts, RunStats* total) {
+  std::vector<BbcRequest> reqs;
+  const uint64_t lines = 64 + rng() % 512;
+  const uint64_t loaded_lines = bursts * kCfg.burst_bytes / kCfg.cl_bytes;
+  const uint64_t stack_lines = kCfg.stack_bytes / kCfg.cl_bytes;
+  uint64_t at = 0;
+  for (uint64_t i = 0; i < lines; ++i) {
+    const uint64_t r = rng() % 100;
+    uint64_t line = rng() % loaded_lines;
+    if (r == 0) line = stack_lines + rng() % stack_lines;  // out of range
+    if (r == 1 && loaded_lines < stack_lines) {            // within the stack, not loaded
+      line = loaded_lines + rng() % (stack_lines - loaded_lines);
+    }
+    at += rng() % 2;
+    reqs.push_back({0, at, 0, line * kCfg.cl_bytes});
+  }
+  const RunStats r = b.drv.Run(reqs);
+  RequireAllOk(r);
+  total->requests += r.requests;
+  total->responses += r.responses;
+  for (int s = 0; s < 5; ++s) total->status[s] += r.status[s];
+  b.drv.Idle(rng() % 1500);
+}
+
+}  // namespace
+
+// The stack top's soak (issue #24 item 3): per seed, a random load (6, 7 or 8 live blocks a
+// plane), bit errors on (every block at a random wear, the error scale at the default or 10x)
+// and one of: program and erase faults at random sites of the refresh (as the fault test), a
+// power loss at a random cycle followed by an erase and a reload of other weights, or neither;
+// decode-like sweeps and random reads (unloaded and out-of-range addresses among them) with
+// idle gaps until FLINT_TOP_SOAK_CYCLES cycles (300 000 unless set; `scripts/soak.py --top`
+// runs it at scale), then a sweep of every loaded line. Every request answered once, every
+// response equal to the SEC-DED model's decode and right within the code, every NAND command,
+// copy, remap and erase as the scoreboard allows; a die that stops names why.
+TEST_CASE(
+    "top: seeded random soak: traffic, bit errors, faults or a power loss, every answer "
+    "once and right",
+    "[top][random]") {
+  const uint32_t seed = flint::tb::TestSeed();
+  INFO(flint::tb::ReplayCommand(seed));
+  const char* env = std::getenv("FLINT_TOP_SOAK_CYCLES");
+  const uint64_t target = env != nullptr ? std::strtoull(env, nullptr, 10) : 300000;
+  REQUIRE(target > 0);
+  std::mt19937_64 rng(seed ^ 0x70b5041cULL);
+  TopOptions opt;   // the NAND model's error model, as configured
+  opt.seed = seed;  // the dies' error draws
+  const bool scaled = rng() % 2 == 0;
+  if (scaled) opt.nand.reliability.rber_at_limit *= 10;
+  const auto mode = static_cast<uint32_t>(rng() % 3);  // 0 faults, 1 power loss, 2 neither
+  Bench<Vtop_sr> b(seed, opt);
+  const auto wear = static_cast<uint32_t>(rng() % (kCfg.pe_limit - 20));
+  for (uint32_t k = 0; k < kCfg.dies; ++k) {
+    for (uint32_t pl = 0; pl < kCfg.phys_planes; ++pl) {
+      for (uint32_t blk = 0; blk < kCfg.blocks; ++blk) b.drv.die(k).SetPeCycles(pl, blk, wear);
+    }
+  }
+  uint64_t n = kCfg.bursts_per_stack - kCfg.pages * (rng() % 3);
+  REQUIRE_FALSE(b.drv.Load(n, false).error);
+  auto& d = b.drv.dut();
+  const uint64_t cut_at = target / 4 + rng() % (target / 2);
+  std::vector<uint32_t> fault_rotation(kCfg.dies), faults_left(kCfg.dies);
+  for (uint32_t k = 0; k < kCfg.dies; ++k) {
+    fault_rotation[k] = static_cast<uint32_t>(rng() % 3);
+    faults_left[k] = mode == 0 ? 1 + static_cast<uint32_t>(rng() % 2) : 0;
+  }
+  RunStats total;
+  uint64_t rounds = 0, injected = 0, power_losses = 0;
+  const uint64_t t0 = b.drv.now();
+  while (b.drv.now() - t0 < target) {
+    REQUIRE(++rounds < 100000);
+    if (rng() % 2 == 0) {
+      ChurnRound(b, rng, n, 1500, &total);
+    } else {
+      RandomRound(b, rng, n, &total);
+    }
+    if (mode == 1 && power_losses == 0 && b.drv.now() - t0 >= cut_at) {
+      // Power loss: nothing is served until a load; the reload erases and brings other weights.
+      b.drv.PowerUp();
+      const RunStats r = b.drv.Run(Sweep(0, 1));
+      REQUIRE(r.status[static_cast<int>(Status::kNotLoaded)] == r.requests);
+      b.drv.SetGeneration(2);
+      n = kCfg.bursts_per_stack - kCfg.pages * (rng() % 3);
+      REQUIRE_FALSE(b.drv.Load(n, true).error);
+      ++power_losses;
+    }
+    for (uint32_t k = 0; k < kCfg.dies; ++k) {
+      if (faults_left[k] == 0 || DieField(d.rf_rotations_o, k, 32) != fault_rotation[k] ||
+          DieField(d.rf_phase_o, k, 4) != kPhaseCopy || rng() % 3 != 0) {
+        continue;
+      }
+      const bool prog = rng() % 2 == 0;
+      const uint32_t plane =
+          prog ? Phantom(d, k) : DieField(d.rf_source_o, k, kCfg.phys_plane_bits);
+      const auto blk = static_cast<uint32_t>(rng() % kCfg.blocks);
+      if (b.drv.die(k).IsBad(plane, blk)) continue;
+      b.drv.die(k).InjectFault(
+          plane, blk, prog ? flint::model::Fault::kProgramFail : flint::model::Fault::kEraseFail);
+      --faults_left[k];
+      ++injected;
+    }
+  }
+  const RunStats r = b.drv.Run(Sweep(0, n));
+  RequireAllOk(r);
+  total.requests += r.requests;
+  total.responses += r.responses;
+  for (int s = 0; s < 5; ++s) total.status[s] += r.status[s];
+  RequireClean(b.drv);
+  REQUIRE(total.responses == total.requests);
+  uint64_t fails = 0;
+  for (uint32_t k = 0; k < kCfg.dies; ++k) {
+    const auto& c = b.drv.die(k).counters();
+    const uint32_t code = ErrCode(d, k);
+    INFO("die " << k << " error code " << code);
+    REQUIRE((code == 0 || code == kErrNoSpare || code == kErrProgram));
+    if (code != 0) REQUIRE(c.program_fails + c.erase_fails > 0);
+    REQUIRE(b.drv.die(k).BadBlockCount() == c.program_fails + c.erase_fails);
+    fails += c.program_fails + c.erase_fails;
+  }
+  const char* modes[] = {"faults", "power_loss", "traffic"};
+  std::printf(
+      "top soak: seed %u mode %s scale %s wear %u bursts %llu cycles %llu requests %llu "
+      "ok %llu corrected %llu uncorrectable %llu not_loaded %llu out_of_range %llu "
+      "rotations %llu copies %llu poisoned %llu faults %llu fired %llu power_losses %llu\n",
+      seed, modes[mode], scaled ? "x10" : "x1", wear, static_cast<unsigned long long>(n),
+      static_cast<unsigned long long>(b.drv.now() - t0),
+      static_cast<unsigned long long>(total.requests),
+      static_cast<unsigned long long>(total.status[0]),
+      static_cast<unsigned long long>(total.status[1]),
+      static_cast<unsigned long long>(total.status[2]),
+      static_cast<unsigned long long>(total.status[4]),
+      static_cast<unsigned long long>(total.status[3]),
+      static_cast<unsigned long long>(Sum(d.rf_rotations_o, kCfg.dies)),
+      static_cast<unsigned long long>(b.drv.copies()),
+      static_cast<unsigned long long>(b.drv.poisoned_copy_lines()),
+      static_cast<unsigned long long>(injected), static_cast<unsigned long long>(fails),
+      static_cast<unsigned long long>(power_losses));
+}
+
 TEST_CASE("top: power loss mid-rotation: erase and reload restore service, nothing stale is used",
           "[top][directed]") {
   const uint32_t seed = flint::tb::TestSeed();
