@@ -92,6 +92,13 @@ void RequireAllOk(const RunStats& r) {
   REQUIRE(r.model_mismatches == 0);
 }
 
+// Adds a run's request, response and status counts to a running total.
+void Add(RunStats* total, const RunStats& r) {
+  total->requests += r.requests;
+  total->responses += r.responses;
+  for (int s = 0; s < 5; ++s) total->status[s] += r.status[s];
+}
+
 }  // namespace
 
 TEST_CASE("top: model load programs every page where the placement puts it, then serves",
@@ -355,9 +362,7 @@ void Churn(Bench<Dut>& b, std::mt19937_64& rng, uint64_t rotations, RunStats* to
     }
     const RunStats r = b.drv.Run(reqs);
     RequireAllOk(r);
-    total->requests += r.requests;
-    total->responses += r.responses;
-    for (int s = 0; s < 5; ++s) total->status[s] += r.status[s];
+    Add(total, r);
     b.drv.Idle(rng() % 4000);
   }
 }
@@ -578,9 +583,7 @@ void ChurnRound(Bench<Dut>& b, std::mt19937_64& rng, uint64_t bursts, uint64_t i
   }
   const RunStats r = b.drv.Run(reqs);
   RequireAllOk(r);
-  total->requests += r.requests;
-  total->responses += r.responses;
-  for (int s = 0; s < 5; ++s) total->status[s] += r.status[s];
+  Add(total, r);
   b.drv.Idle(rng() % idle);
 }
 
@@ -932,9 +935,7 @@ void RandomRound(Bench<Dut>& b, std::mt19937_64& rng, uint64_t bursts, RunStats*
   }
   const RunStats r = b.drv.Run(reqs);
   RequireAllOk(r);
-  total->requests += r.requests;
-  total->responses += r.responses;
-  for (int s = 0; s < 5; ++s) total->status[s] += r.status[s];
+  Add(total, r);
   b.drv.Idle(rng() % 1500);
 }
 
@@ -1018,9 +1019,7 @@ TEST_CASE(
   }
   const RunStats r = b.drv.Run(Sweep(0, n));
   RequireAllOk(r);
-  total.requests += r.requests;
-  total.responses += r.responses;
-  for (int s = 0; s < 5; ++s) total.status[s] += r.status[s];
+  Add(&total, r);
   RequireClean(b.drv);
   REQUIRE(total.responses == total.requests);
   uint64_t fails = 0;
