@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
@@ -571,6 +572,24 @@ uint32_t Phantom(const Dut& d, uint32_t k) {
   return DieField(d.rf_phantom_o, k, kCfg.phys_plane_bits);
 }
 
+// A program fault on a random block of die k's phantom or an erase fault on a random block of
+// its source (even odds), unless that block is bad already: what was injected, or nothing.
+struct InjectedFault {
+  bool program;
+  uint32_t plane, block;
+};
+template <class Dut>
+std::optional<InjectedFault> InjectRefreshFault(Bench<Dut>& b, std::mt19937_64& rng, uint32_t k) {
+  auto& d = b.drv.dut();
+  const bool prog = rng() % 2 == 0;
+  const uint32_t plane = prog ? Phantom(d, k) : DieField(d.rf_source_o, k, kCfg.phys_plane_bits);
+  const auto blk = static_cast<uint32_t>(rng() % kCfg.blocks);
+  if (b.drv.die(k).IsBad(plane, blk)) return std::nullopt;
+  b.drv.die(k).InjectFault(plane, blk, prog ? flint::model::Fault::kProgramFail
+                                            : flint::model::Fault::kEraseFail);
+  return InjectedFault{prog, plane, blk};
+}
+
 // One round of decode-like traffic over the first `bursts` (Churn's): a sweep that skips 30 % of
 // them, then up to `idle` idle cycles. Every response checked.
 template <class Dut>
@@ -862,16 +881,11 @@ TEST_CASE("top: faults at random sites over several rotations: every fault retir
           DieField(d.rf_phase_o, k, 4) != kPhaseCopy || rng() % 3 != 0) {
         continue;
       }
-      const bool prog = rng() % 2 == 0;
-      const uint32_t plane =
-          prog ? Phantom(d, k) : DieField(d.rf_source_o, k, kCfg.phys_plane_bits);
-      const auto blk = static_cast<uint32_t>(rng() % kCfg.blocks);
-      if (b.drv.die(k).IsBad(plane, blk)) continue;
-      b.drv.die(k).InjectFault(plane, blk, prog ? flint::model::Fault::kProgramFail
-                                                : flint::model::Fault::kEraseFail);
+      const std::optional<InjectedFault> f = InjectRefreshFault(b, rng, k);
+      if (!f) continue;
       std::printf("random faults (seed %u): die %u rotation %u, %s fault on plane %u block %u "
                   "at cycle %llu\n",
-                  seed, k, p.rotation, prog ? "program" : "erase", plane, blk,
+                  seed, k, p.rotation, f->program ? "program" : "erase", f->plane, f->block,
                   static_cast<unsigned long long>(b.drv.now()));
       ++p.injected;
     }
@@ -1006,13 +1020,7 @@ TEST_CASE(
           DieField(d.rf_phase_o, k, 4) != kPhaseCopy || rng() % 3 != 0) {
         continue;
       }
-      const bool prog = rng() % 2 == 0;
-      const uint32_t plane =
-          prog ? Phantom(d, k) : DieField(d.rf_source_o, k, kCfg.phys_plane_bits);
-      const auto blk = static_cast<uint32_t>(rng() % kCfg.blocks);
-      if (b.drv.die(k).IsBad(plane, blk)) continue;
-      b.drv.die(k).InjectFault(
-          plane, blk, prog ? flint::model::Fault::kProgramFail : flint::model::Fault::kEraseFail);
+      if (!InjectRefreshFault(b, rng, k)) continue;
       --faults_left[k];
       ++injected;
     }
