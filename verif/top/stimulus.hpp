@@ -5,8 +5,8 @@
 // rule is recorded as text (violations()), a stuck run, an RTL assertion or an illegal NAND
 // command throws (std::runtime_error, NandError); tests require no violation.
 //
-// `Harness` is any harness with dut(), cycle(), Eval(), Reset(), TickAfterEval() and Failed():
-// verif/harness.hpp, or tb/common/harness.hpp built on it.
+// `Harness` is any harness with dut(), cycle(), Eval(), Reset(), TickAfterEval(), Skip() and
+// Failed(): verif/harness.hpp, or tb/common/harness.hpp built on it.
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -26,6 +26,7 @@
 #include "model/nand/page_content.hpp"
 #include "verif/ports.hpp"
 #include "verif/top/attach.hpp"
+#include "verif/top/backdoor.hpp"
 #include "verif/top/scoreboard.hpp"
 #include "verif/top/top_types.hpp"
 
@@ -60,8 +61,12 @@ class TopDriver {
   // Called every cycle after the transfers are sampled (tests add their own checks).
   std::function<void(TopDriver&)> on_cycle;
 
-  // Out of reset until every table has cleared itself.
-  void PowerUp(uint64_t max_cycles = 1000000) {
+  // Out of reset until every table has cleared itself (ready_o). `fast`: the backdoor
+  // (backdoor.hpp) writes what the first BackdoorCycles() cycles of the sweeps leave, those
+  // cycles count as run (now() moves on by them), and the RTL clocks the last few; either way
+  // now() is then the cycle ready_o rose and the model holds what the sweeps leave (test_top,
+  // "fast power-up"). `p`: the RTL's parameters beyond the config, if Verilated with -G.
+  void PowerUp(bool fast = false, const BackdoorParams& p = {}, uint64_t max_cycles = 1000000) {
     auto& d = dut();
     d.rst_ni = 1;
     d.load_start_i = 0;
@@ -73,12 +78,20 @@ class TopDriver {
     // Power loss: the dies keep their cells, the base die forgets everything.
     sb_.PowerUp();
     nand_.PowerUp();
+    backdoor_cycles_ = fast ? BackdoorCycles(cfg_) : 0;
+    if (backdoor_cycles_ > 0) {
+      FastPowerUp(d, cfg_, backdoor_cycles_, p);
+      h_.Eval();  // settles the model from the state written
+      h_.Skip(backdoor_cycles_);
+    }
     uint64_t guard = 0;
     while (!d.ready_o) {
       Step();
       if (++guard > max_cycles) throw std::runtime_error("flint_top: ready_o never rose");
     }
   }
+  // The power-up cycles the last PowerUp() left to the backdoor (0: all simulated).
+  uint64_t backdoor_cycles() const { return backdoor_cycles_; }
 
   // Loads `bursts` bursts (erase first if asked). Requests offered meanwhile (`during`) must be
   // answered NOT_LOADED. Returns what the loader reported.
@@ -416,6 +429,7 @@ class TopDriver {
   std::vector<uint8_t> rsp_line_;   // a response's line, refilled per response
   std::vector<uint8_t> beat_line_;  // a load beat's line, refilled per beat
   bool mounting_ = false;
+  uint64_t backdoor_cycles_ = 0;
   uint64_t beat_k_ = 0;
   uint32_t beat_s_ = 0, beat_j_ = 0;
 };
