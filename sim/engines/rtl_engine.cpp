@@ -4,14 +4,27 @@
 #include <cstdio>
 #include <stdexcept>
 
+// Each top with its symbol table: the fast power-up re-settles the model (verif/top/backdoor.hpp).
+// flint-sim has small and small_refresh; flint-sim-big (FLINT_RTL_BIG) medium and paper too;
+// flint-sim-paper (FLINT_RTL_PAPER, the paper-top ctest's) paper alone besides.
+#if FLINT_RTL_BIG || FLINT_RTL_PAPER
+#define FLINT_RTL_PAPER_TOP 1
+#endif
 #include "Vtop_small.h"
+#include "Vtop_small__Syms.h"
 #include "Vtop_sr.h"
+#include "Vtop_sr__Syms.h"
 #if FLINT_RTL_BIG
 #include "Vtop_medium.h"
+#include "Vtop_medium__Syms.h"
+#endif
+#if FLINT_RTL_PAPER_TOP
 #include "Vtop_paper.h"
+#include "Vtop_paper__Syms.h"
 #endif
 #include "verif/harness.hpp"
 #include "verif/ports.hpp"
+#include "verif/top/outputs.hpp"
 #include "verif/top/stimulus.hpp"
 
 namespace flint::sim {
@@ -37,10 +50,20 @@ uint64_t SumField(const T& port, uint32_t n, uint32_t w) {
   return s;
 }
 
+// A cycle's output ports as one number (FNV-1a over their bytes), for --check-fast-powerup.
+template <class Dut>
+uint64_t OutputHash(const Dut& d, std::string& buf) {
+  buf.clear();
+  verif::top::AppendOutputs(d, buf);
+  uint64_t h = 1469598103934665603ull;
+  for (const char c : buf) h = (h ^ static_cast<uint8_t>(c)) * 1099511628211ull;
+  return h;
+}
+
 template <class Dut>
 RtlReport Run(const Config& cfg, const RtlOptions& opt,
               const std::vector<flint::model::BbcRequest>& reqs) {
-  verif::Harness<Dut> h(HarnessFor(opt.seed, opt.waves));
+  using Driver = verif::top::TopDriver<Dut, verif::Harness<Dut>>;
   verif::top::TopOptions to;
   to.seed = opt.seed;
   if (opt.rber_at_limit > 0) to.nand.reliability.rber_at_limit = opt.rber_at_limit;
@@ -48,14 +71,40 @@ RtlReport Run(const Config& cfg, const RtlOptions& opt,
     to.nand.reliability.base_rber = 0;
     to.nand.reliability.rber_at_limit = 0;
   }
-  verif::top::TopDriver<Dut, verif::Harness<Dut>> drv(cfg, h, to);
-  if (opt.pe_cycles > 0) {
+  auto wear = [&](Driver& drv) {
+    if (opt.pe_cycles == 0) return;
     for (uint32_t d = 0; d < cfg.dies; ++d) {
       for (uint32_t pl = 0; pl < cfg.phys_planes; ++pl) {
         for (uint32_t b = 0; b < cfg.blocks; ++b) drv.die(d).SetPeCycles(pl, b, opt.pe_cycles);
       }
     }
+  };
+  const uint64_t n = opt.loaded_bursts ? opt.loaded_bursts : cfg.bursts_per_stack;
+  RtlReport x;
+  // --check-fast-powerup: a second model of the same seed (the same random initial state),
+  // powered up by the sweeps, runs the same load and stream first, a hash of its outputs a
+  // cycle; this one, powered up by the backdoor, must then hold the same swept state (every word
+  // and register the backdoor writes) at the same cycle and give the same outputs every cycle.
+  std::vector<uint64_t> ref_outputs;
+  std::string buf;
+  if (opt.check_fast_powerup) {
+    verif::Harness<Dut> hs(HarnessFor(opt.seed, ""));
+    Driver ref(cfg, hs, to);
+    wear(ref);
+    ref.PowerUp();
+    x.check.ready_cycle = ref.now();
+    x.check.state = verif::top::SweptState(hs.dut().contextp(), cfg);
+    ref.on_cycle = [&](auto& d) { ref_outputs.push_back(OutputHash(d.dut(), buf)); };
+    const verif::top::LoadResult l = opt.mount ? ref.Mount(n, opt.erase) : ref.Load(n, opt.erase);
+    if (!l.error) ref.Run(reqs);
+    if (opt.progress) {
+      std::fprintf(stderr, "flint-sim: the sweeps' model ran %zu cycles after ready_o\n",
+                   ref_outputs.size());
+    }
   }
+  verif::Harness<Dut> h(HarnessFor(opt.seed, opt.waves));
+  Driver drv(cfg, h, to);
+  wear(drv);
   auto last = std::chrono::steady_clock::now();
   if (opt.progress) {
     drv.on_cycle = [&](auto& d) {
@@ -72,13 +121,43 @@ RtlReport Run(const Config& cfg, const RtlOptions& opt,
   auto seconds = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   };
-  drv.PowerUp();
-  // The two long phases before the run, on stderr: at paper the power-up alone takes minutes.
-  if (opt.progress) {
-    std::fprintf(stderr, "flint-sim: rtl ready after %llu cycles of power-up (%.1f s)\n",
-                 static_cast<unsigned long long>(drv.now()), seconds());
+  drv.PowerUp(opt.fast_powerup || opt.check_fast_powerup);
+  const uint64_t powerup_cycles = drv.now();
+  const double powerup_seconds = seconds();
+  if (opt.check_fast_powerup) {
+    x.check.run = true;
+    const auto mine = verif::top::SweptState(h.dut().contextp(), cfg);
+    for (const auto& [name, words] : x.check.state) {
+      const auto it = mine.find(name);
+      for (size_t i = 0; i < words.size(); ++i) {
+        ++x.check.words;
+        if (it == mine.end() || i >= it->second.size() || it->second[i] != words[i]) {
+          if (x.check.state_differ++ == 0)
+            x.check.first_difference = name + "[" + std::to_string(i) + "]";
+        }
+      }
+    }
+    x.check.state.clear();
+    auto progress = drv.on_cycle;
+    drv.on_cycle = [&, progress](auto& d) {
+      if (progress) progress(d);
+      const size_t k = x.check.cycles++;
+      if (!x.check.diverged &&
+          (k >= ref_outputs.size() || OutputHash(d.dut(), buf) != ref_outputs[k])) {
+        x.check.diverged = true;
+        x.check.divergence_cycle = d.now();
+      }
+    };
   }
-  const uint64_t n = opt.loaded_bursts ? opt.loaded_bursts : cfg.bursts_per_stack;
+  // The two long phases before the run, on stderr: at paper the power-up's sweeps alone take
+  // minutes (--fast-powerup: the backdoor writes what all but their last cycles leave).
+  if (opt.progress) {
+    std::fprintf(stderr,
+                 "flint-sim: rtl ready after %llu cycles of power-up, %llu of them by the "
+                 "backdoor (%.1f s)\n",
+                 static_cast<unsigned long long>(powerup_cycles),
+                 static_cast<unsigned long long>(drv.backdoor_cycles()), powerup_seconds);
+  }
   const verif::top::LoadResult load = opt.mount ? drv.Mount(n, opt.erase) : drv.Load(n, opt.erase);
   if (load.error) {
     throw std::runtime_error("the model load failed (code " + std::to_string(load.code) + ")");
@@ -91,7 +170,8 @@ RtlReport Run(const Config& cfg, const RtlOptions& opt,
   }
   const verif::top::RunStats r = drv.Run(reqs);
   auto& d = drv.dut();
-  RtlReport x;
+  if (opt.check_fast_powerup && x.check.cycles != ref_outputs.size()) x.check.diverged = true;
+  if (opt.check_fast_powerup && powerup_cycles != x.check.ready_cycle) x.check.diverged = true;
   x.requests = r.requests;
   x.responses = r.responses;
   for (int s = 0; s < 5; ++s) x.status[s] = r.status[s];
@@ -103,6 +183,9 @@ RtlReport Run(const Config& cfg, const RtlOptions& opt,
   if (!drv.violations().empty()) x.first_violation = drv.violations().front();
   x.cycles = r.cycles;
   x.load_cycles = load.cycles;
+  x.powerup_cycles = powerup_cycles;
+  x.powerup_backdoor_cycles = drv.backdoor_cycles();
+  x.powerup_seconds = powerup_seconds;
   x.sim_cycles = drv.now();
   x.bursts = d.stat_bursts_o;
   x.refetched = d.stat_refetched_o;
@@ -133,6 +216,8 @@ RtlReport Run(const Config& cfg, const RtlOptions& opt,
 std::vector<std::string> RtlConfigs() {
 #if FLINT_RTL_BIG
   return {"small", "small_refresh", "medium", "paper"};
+#elif FLINT_RTL_PAPER_TOP
+  return {"small", "small_refresh", "paper"};
 #else
   return {"small", "small_refresh"};
 #endif
@@ -144,6 +229,8 @@ RtlReport RunRtl(const Config& cfg, const RtlOptions& opt,
   if (cfg.name == "small_refresh") return Run<Vtop_sr>(cfg, opt, requests);
 #if FLINT_RTL_BIG
   if (cfg.name == "medium") return Run<Vtop_medium>(cfg, opt, requests);
+#endif
+#if FLINT_RTL_PAPER_TOP
   if (cfg.name == "paper") return Run<Vtop_paper>(cfg, opt, requests);
 #endif
   std::string list;

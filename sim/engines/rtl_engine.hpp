@@ -6,6 +6,7 @@
 // for the configs listed by RtlConfigs().
 #pragma once
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,6 +26,12 @@ struct RtlOptions {
   uint64_t pe_cycles = 0;      // every block starts at this wear (docs/nand_model.md "Errors")
   double rber_at_limit = 0;    // the error model's disturb/retention term at its limit (0: default)
   bool progress = true;        // a progress line on stderr every few seconds
+  // The power-up's sweeps written by the backdoor but for their last cycles (docs/top.md,
+  // "Power-up"; test_top proves it leaves what the sweeps leave)
+  bool fast_powerup = false;
+  // Also run a second model powered up by the sweeps and compare (RtlReport::check): the swept
+  // state word for word, then the outputs every cycle. Implies fast_powerup; twice the run.
+  bool check_fast_powerup = false;
 };
 
 struct RtlReport {
@@ -37,11 +44,26 @@ struct RtlReport {
   uint64_t miscorrected_copies = 0;  // refresh-copied lines a miscorrected read re-encoded
   std::string first_violation;
   uint64_t cycles = 0, load_cycles = 0, sim_cycles = 0;
+  uint64_t powerup_cycles = 0;           // reset to ready_o, the backdoor's share included
+  uint64_t powerup_backdoor_cycles = 0;  // of which the backdoor wrote the state (not simulated)
+  double powerup_seconds = 0;            // wall time to ready_o
   uint64_t bursts = 0, refetched = 0, useful_bytes = 0, fetched_bytes = 0, link_slots = 0;
   uint64_t queue_high_water = 0, displacements = 0, park_wait_cycles = 0;
   uint64_t rotations = 0, forked = 0, scrubbed = 0, programmed = 0, erased = 0;
   uint64_t disturb_alarms = 0, max_read_count = 0;
   double nand_read_pj = 0, nand_program_pj = 0, nand_erase_pj = 0;
+  // check_fast_powerup: the backdoor's model against the sweeps' model.
+  struct PowerUpCheck {
+    bool run = false;
+    uint64_t ready_cycle = 0;       // the sweeps' model's ready_o
+    uint64_t words = 0;             // swept words and registers compared
+    uint64_t state_differ = 0;      // of which differ
+    std::string first_difference;   // variable[index]
+    uint64_t cycles = 0;            // cycles compared after ready_o
+    bool diverged = false;          // an output differed (or the runs' lengths or ready_o did)
+    uint64_t divergence_cycle = 0;  // the first cycle an output differed
+    std::map<std::string, std::vector<uint64_t>> state;  // the sweeps' (while comparing)
+  } check;
 };
 
 // The configs this build has a Verilated top for.

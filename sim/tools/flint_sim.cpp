@@ -13,13 +13,18 @@
 // stack top (rtl/top/flint_top.sv, docs/top.md), loaded through its own write path, refresh on,
 // at the configs it is built for:
 //   flint-sim --config small --engine rtl --trace FILE --report out.json [--seed N]
-//             [--bursts N] [--erase] [--mount] [--waves out.fst] [--pe-cycles N]
-//             [--rber-at-limit R]
+//             [--bursts N] [--erase] [--mount] [--fast-powerup] [--check-fast-powerup]
+//             [--waves out.fst] [--pe-cycles N] [--rber-at-limit R]
 // --pe-cycles, --rber-at-limit: the NAND model's wear and error scale, for a fault campaign
 // through the whole read path (docs/fault_campaign.md).
 // --mount: the dies are preloaded with what the load would write and the loader only fills the
 // BTT (docs/top.md "Mount"; test_top proves the two leave the same state): at paper a load
 // through the write path programs every page of every live block, days of simulation.
+// --fast-powerup: the power-up's clearing sweeps (262 146 cycles at paper) are written into the
+// model by a backdoor but for their last cycles (verif/top/backdoor.hpp; test_top proves the
+// state and every later cycle the same); their cycles still count in simulated_cycles.
+// --check-fast-powerup: that proof on this run (make rtl-big's at medium), against a second model
+// powered up by the sweeps.
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -53,7 +58,7 @@ bool RtlConfigBuilt(const flint::Config& cfg) {
   if (built) return true;
   std::string list;
   for (const std::string& c : flint::sim::RtlConfigs()) list += (list.empty() ? "" : ", ") + c;
-#if FLINT_RTL_BIG
+#if FLINT_RTL_BIG || FLINT_RTL_PAPER
   std::fprintf(stderr, "flint-sim: no Verilated top for config '%s' (rtl configs: %s)\n",
                cfg.name.data(), list.c_str());
 #else
@@ -135,6 +140,27 @@ int RtlReport(const flint::Config& cfg, const flint::sim::RtlReport& x,
       x.fetched_bytes ? static_cast<double>(x.useful_bytes) / static_cast<double>(x.fetched_bytes)
                       : 0.0;
   auto u = [](uint64_t v) { return static_cast<unsigned long long>(v); };
+  // --check-fast-powerup: the backdoor's model against the sweeps' (rtl_engine.hpp).
+  std::string check_json;
+  const auto& k = x.check;
+  const bool check_ok = !k.run || (k.state_differ == 0 && !k.diverged);
+  if (k.run) {
+    char cb[1024];
+    std::snprintf(cb, sizeof cb,
+                  "  \"fast_powerup_check\": {\"ready_cycle\": %llu, \"words\": %llu, "
+                  "\"words_differing\": %llu, \"first_difference\": \"%s\", \"cycles\": %llu, "
+                  "\"diverged\": %s, \"divergence_cycle\": %llu, \"passed\": %s},\n",
+                  u(k.ready_cycle), u(k.words), u(k.state_differ), k.first_difference.c_str(),
+                  u(k.cycles), k.diverged ? "true" : "false", u(k.divergence_cycle),
+                  check_ok ? "true" : "false");
+    check_json = cb;
+    std::printf(
+        "flint-sim: fast power-up check: %llu swept words, %llu differ; %llu cycles compared, "
+        "%s\n",
+        u(k.words), u(k.state_differ), u(k.cycles),
+        k.diverged ? ("diverged at cycle " + std::to_string(k.divergence_cycle)).c_str()
+                   : "every output equal");
+  }
   char buf[8192];
   std::snprintf(buf, sizeof buf,
                 "{\n"
@@ -148,6 +174,8 @@ int RtlReport(const flint::Config& cfg, const flint::sim::RtlReport& x,
                 "  \"beyond_code\": %llu,\n  \"check_violations\": %llu,\n"
                 "  \"miscorrected_copy_lines\": %llu,\n"
                 "  \"cycles\": %llu,\n  \"load_cycles\": %llu,\n  \"simulated_cycles\": %llu,\n"
+                "  \"powerup_cycles\": %llu,\n  \"powerup_backdoor_cycles\": %llu,\n"
+                "  \"powerup_seconds\": %.3f,\n"
                 "  \"bursts_issued\": %llu,\n  \"bursts_refetched\": %llu,\n"
                 "  \"useful_bytes\": %llu,\n  \"fetched_bytes\": %llu,\n"
                 "  \"useful_fraction\": %.6f,\n  \"channel_utilization\": %.6f,\n"
@@ -157,16 +185,17 @@ int RtlReport(const flint::Config& cfg, const flint::sim::RtlReport& x,
                 "\"disturb_alarms\": %llu, \"max_read_count\": %llu},\n"
                 "  \"queue_high_water\": %llu,\n  \"age_cap_displacements\": %llu,\n"
                 "  \"nand_read_energy_pj\": %.1f,\n  \"nand_program_energy_pj\": %.1f,\n"
-                "  \"nand_erase_energy_pj\": %.1f,\n  \"wall_seconds\": %.3f\n}\n",
+                "  \"nand_erase_energy_pj\": %.1f,\n%s  \"wall_seconds\": %.3f\n}\n",
                 cfg.name.data(), trace_path.c_str(), u(seed), mount ? "mount" : "write",
                 u(x.requests), u(x.responses), u(x.status[0]), u(x.status[1]), u(x.status[2]),
                 u(x.status[3]), u(x.status[4]), u(x.data_mismatches), u(x.model_mismatches),
                 u(x.beyond_code), u(x.violations), u(x.miscorrected_copies), u(x.cycles),
-                u(x.load_cycles), u(x.sim_cycles), u(x.bursts), u(x.refetched), u(x.useful_bytes),
-                u(x.fetched_bytes), useful, util, u(x.park_wait_cycles), u(x.rotations),
-                u(x.forked), u(x.scrubbed), u(x.programmed), u(x.erased), u(x.disturb_alarms),
-                u(x.max_read_count), u(x.queue_high_water), u(x.displacements), x.nand_read_pj,
-                x.nand_program_pj, x.nand_erase_pj, wall);
+                u(x.load_cycles), u(x.sim_cycles), u(x.powerup_cycles),
+                u(x.powerup_backdoor_cycles), x.powerup_seconds, u(x.bursts), u(x.refetched),
+                u(x.useful_bytes), u(x.fetched_bytes), useful, util, u(x.park_wait_cycles),
+                u(x.rotations), u(x.forked), u(x.scrubbed), u(x.programmed), u(x.erased),
+                u(x.disturb_alarms), u(x.max_read_count), u(x.queue_high_water), u(x.displacements),
+                x.nand_read_pj, x.nand_program_pj, x.nand_erase_pj, check_json.c_str(), wall);
   if (WriteReport(report_path, buf) != 0) return 1;
   std::printf(
       "flint-sim: rtl on %s: %s in %llu cycles; %llu requests in %llu cycles, %llu "
@@ -184,7 +213,7 @@ int RtlReport(const flint::Config& cfg, const flint::sim::RtlReport& x,
       u(x.model_mismatches), u(x.violations), wall);
   if (x.violations) std::fprintf(stderr, "flint-sim: %s\n", x.first_violation.c_str());
   const bool clean = x.responses == x.requests && x.data_mismatches == 0 &&
-                     x.model_mismatches == 0 && x.violations == 0;
+                     x.model_mismatches == 0 && x.violations == 0 && check_ok;
   return clean ? 0 : 1;
 }
 
@@ -196,6 +225,7 @@ int main(int argc, char** argv) {
   flint::model::BbcOptions opt;
   uint64_t slots = 2, min_residency = 0;
   bool demand_first = false, erase = false, mount = false, timing_only = false;
+  bool fast_powerup = false, check_fast_powerup = false;
   uint64_t pe_cycles = 0;
   double rber_at_limit = 0;
 
@@ -235,6 +265,14 @@ int main(int argc, char** argv) {
       .Text("--waves", "FILE", "write an FST (and a GTKWave save file beside it)", &waves)
       .Switch("--erase", "erase every block before the load", &erase)
       .Switch("--mount", "preload the dies and mount instead of loading (docs/top.md)", &mount)
+      .Switch("--fast-powerup",
+              "write the power-up sweeps' state by a backdoor instead of clocking\n"
+              "them (docs/top.md \"Power-up\"; at paper 262 146 cycles)",
+              &fast_powerup)
+      .Switch("--check-fast-powerup",
+              "also power up a second model by the sweeps and require the same\n"
+              "swept state and the same outputs every cycle (twice the run)",
+              &check_fast_powerup)
       .Count("--pe-cycles", "N",
              "every block starts at N program/erase cycles (the NAND model's wear;\n"
              "the config's pe_limit is the end of life)",
@@ -255,9 +293,12 @@ int main(int argc, char** argv) {
       cli.Given("--slots") || cli.Given("--min-residency") || cli.Given("--demand-first");
 
   if (trace_path.empty()) cli.Fail("--trace FILE is required");
-  if (engine_name != "rtl" && (!waves.empty() || erase || mount || cli.Given("--pe-cycles") ||
-                               cli.Given("--rber-at-limit"))) {
-    cli.Fail("--waves, --erase, --mount, --pe-cycles and --rber-at-limit are for --engine rtl");
+  if (engine_name != "rtl" &&
+      (!waves.empty() || erase || mount || fast_powerup || check_fast_powerup ||
+       cli.Given("--pe-cycles") || cli.Given("--rber-at-limit"))) {
+    cli.Fail(
+        "--waves, --erase, --mount, --fast-powerup, --check-fast-powerup, --pe-cycles and "
+        "--rber-at-limit are for --engine rtl");
   }
   if (engine_name == "rtl" && (model_flag || !hints_path.empty() || h3_flag)) {
     cli.Fail(
@@ -292,6 +333,8 @@ int main(int argc, char** argv) {
   eo.rtl.seed = opt.seed;
   eo.rtl.erase = erase;
   eo.rtl.mount = mount;
+  eo.rtl.fast_powerup = fast_powerup;
+  eo.rtl.check_fast_powerup = check_fast_powerup;
   eo.rtl.waves = waves;
   eo.rtl.pe_cycles = pe_cycles;
   eo.rtl.rber_at_limit = rber_at_limit;

@@ -32,7 +32,8 @@ FLAGS = {
                           "--seed --out --json",
     "flint-sim": "--trace --config --engine --report --seed --bursts --policy --placement "
                  "--age-cap --crq --timing-only --hints --slots --min-residency --demand-first "
-                 "--waves --erase --mount --pe-cycles --rber-at-limit",
+                 "--waves --erase --mount --fast-powerup --check-fast-powerup --pe-cycles "
+                 "--rber-at-limit",
     "flint-eval": "--model --config --batch --tokens --seed --skew --stacks --stack --order "
                   "--cta-lines --tile-lines --sms --jitter --loop --max-outstanding --crq --hold "
                   "--age-cap --t-read-ns --lanes --engines --check-data",

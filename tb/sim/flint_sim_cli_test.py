@@ -176,14 +176,25 @@ with tempfile.TemporaryDirectory() as d:
         cycles_agree(sat, "saturated")
         # --mount (the dies preloaded, the loader fills the BTT alone) serves the decode trace
         # exactly as the load through the write path does, in a fraction of the load's cycles.
+        # --fast-powerup (the sweeps' state written by the backdoor) changes nothing but the
+        # simulation's wall time: the same power-up cycles, the same run.
         runs = {}
-        for how in ("write", "mount"):
+        for how in ("write", "mount", "fast"):
+            more = {"write": (), "mount": ("--mount",), "fast": ("--mount", "--fast-powerup")}
             rc, out = run("--config", "small", "--engine", "rtl", "--trace", str(wl), "--report",
-                          str(report), *(("--mount",) if how == "mount" else ()))
+                          str(report), *more[how])
             runs[how] = json.loads(report.read_text()) if rc == 0 else {}
-            expect(f"rtl {how} run", rc == 0 and runs[how].get("load") == how
+            load = "write" if how == "write" else "mount"
+            expect(f"rtl {how} run", rc == 0 and runs[how].get("load") == load
                    and runs[how]["check_violations"] == 0
                    and runs[how]["data_mismatches"] == 0, out)
+        expect("fast power-up runs as the sweeps do", runs["fast"] and runs["mount"]
+               and runs["fast"]["powerup_backdoor_cycles"] > 0
+               and runs["mount"]["powerup_backdoor_cycles"] == 0
+               and all(runs["fast"][k] == runs["mount"][k]
+                       for k in ("cycles", "load_cycles", "simulated_cycles", "powerup_cycles",
+                                 "bursts_issued", "useful_bytes", "status", "refresh_rt")),
+               (runs["fast"], runs["mount"]))
         same = ("cycles", "bursts_issued", "bursts_refetched", "useful_bytes", "status")
         expect("mount serves as the load does",
                runs["write"] and runs["mount"]
@@ -202,6 +213,7 @@ with tempfile.TemporaryDirectory() as d:
     for args, text in [((), "--trace FILE is required"),
                        (("--trace", str(good), "--waves", "x.fst"), "are for --engine rtl"),
                        (("--trace", str(good), "--mount"), "are for --engine rtl"),
+                       (("--trace", str(good), "--fast-powerup"), "are for --engine rtl"),
                        (("--trace", str(good), "--engine", "h3"), "needs --hints FILE"),
                        (("--trace", str(good), "--hints", str(good)), "are for --engine h3"),
                        (("--trace", str(good), "--slots", "2"), "are for --engine h3"),
