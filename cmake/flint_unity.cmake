@@ -9,9 +9,24 @@
 # of them; a design too big for that makes bigger units). The units it does not need are
 # written empty, so the unit count the build knows stays fixed. A unit is rewritten only when
 # its text changes.
+#
+# The FST trace's per-cycle code (Verilator's <prefix>__Trace__<n>.cpp, a FAST class) goes with the
+# SLOW files: it runs only while a wave file is open (Verilator registers it when one opens), so
+# -O0 costs nothing otherwise, and it is the largest code a design has (at paper 8.6 MB, one 67 s
+# unit at -O1; docs/build.md). A run with waves on pays for it in speed.
 function(flint_unity_write prefix list dir kind units unit_bytes)
   include(${list})
-  set(files ${${prefix}_CLASSES_${kind}} ${${prefix}_SUPPORT_${kind}})
+  set(all ${${prefix}_CLASSES_FAST} ${${prefix}_SUPPORT_FAST})
+  set(trace ${all})
+  list(FILTER trace INCLUDE REGEX "__Trace__[0-9]+\\.cpp$")
+  if(kind STREQUAL "FAST")
+    set(files ${all})
+    if(trace)
+      list(REMOVE_ITEM files ${trace})
+    endif()
+  else()
+    set(files ${${prefix}_CLASSES_SLOW} ${${prefix}_SUPPORT_SLOW} ${trace})
+  endif()
   set(total 0)
   foreach(f ${files})
     set(size 0)
