@@ -104,9 +104,10 @@ test: build lint
 	@cd $(BUILD) && ctest -j $(JOBS) --output-on-failure --timeout 900 \
 	  --output-junit $(abspath $(BUILD))/junit.xml
 
-# The RTL speed bench Verilates coverage and threaded copies of the tops: built here only.
+# The RTL speed bench Verilates coverage and threaded copies of the tops, and the paper top with
+# --threads 2 (flint_bench): built here only.
 bench: build
-	@cmake --build $(BUILD) -j $(JOBS) --target test_rtl_speed
+	@cmake --build $(BUILD) -j $(JOBS) --target flint_bench
 	@python3 scripts/bench.py --build $(BUILD) --out docs/bench.md
 
 # flint-sim-big: flint-sim with the stack top at medium and paper (docs/build.md "The paper-size

@@ -6,8 +6,9 @@
 
 // Each top with its symbol table: the fast power-up re-settles the model (verif/top/backdoor.hpp).
 // flint-sim has small and small_refresh; flint-sim-big (FLINT_RTL_BIG) medium and paper too;
-// flint-sim-paper (FLINT_RTL_PAPER, the paper-top ctest's) paper alone besides.
-#if FLINT_RTL_BIG || FLINT_RTL_PAPER
+// flint-sim-paper (FLINT_RTL_PAPER, the paper-top ctest's) paper alone besides;
+// flint-sim-paper-t2 (FLINT_RTL_PAPER_T2, make bench's) the paper top Verilated with --threads 2.
+#if FLINT_RTL_BIG || FLINT_RTL_PAPER || FLINT_RTL_PAPER_T2
 #define FLINT_RTL_PAPER_TOP 1
 #endif
 #include "Vtop_small.h"
@@ -18,9 +19,14 @@
 #include "Vtop_medium.h"
 #include "Vtop_medium__Syms.h"
 #endif
-#if FLINT_RTL_PAPER_TOP
+#if FLINT_RTL_PAPER_T2
+#include "Vtop_paper_t2.h"
+#include "Vtop_paper_t2__Syms.h"
+using VtopPaper = Vtop_paper_t2;
+#elif FLINT_RTL_PAPER_TOP
 #include "Vtop_paper.h"
 #include "Vtop_paper__Syms.h"
+using VtopPaper = Vtop_paper;
 #endif
 #include "verif/harness.hpp"
 #include "verif/ports.hpp"
@@ -168,7 +174,10 @@ RtlReport Run(const Config& cfg, const RtlOptions& opt,
                  static_cast<unsigned long long>(load.cycles),
                  static_cast<unsigned long long>(drv.now()), seconds());
   }
+  const double run_start = seconds();
   const verif::top::RunStats r = drv.Run(reqs);
+  x.run_seconds = seconds() - run_start;
+  x.threads = h.dut().threads();  // the model's (--threads), not the context's pool size
   auto& d = drv.dut();
   if (opt.check_fast_powerup && x.check.cycles != ref_outputs.size()) x.check.diverged = true;
   if (opt.check_fast_powerup && powerup_cycles != x.check.ready_cycle) x.check.diverged = true;
@@ -231,7 +240,7 @@ RtlReport RunRtl(const Config& cfg, const RtlOptions& opt,
   if (cfg.name == "medium") return Run<Vtop_medium>(cfg, opt, requests);
 #endif
 #if FLINT_RTL_PAPER_TOP
-  if (cfg.name == "paper") return Run<Vtop_paper>(cfg, opt, requests);
+  if (cfg.name == "paper") return Run<VtopPaper>(cfg, opt, requests);
 #endif
   std::string list;
   for (const std::string& c : RtlConfigs()) list += (list.empty() ? "" : ", ") + c;

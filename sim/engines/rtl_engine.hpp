@@ -47,6 +47,8 @@ struct RtlReport {
   uint64_t powerup_cycles = 0;           // reset to ready_o, the backdoor's share included
   uint64_t powerup_backdoor_cycles = 0;  // of which the backdoor wrote the state (not simulated)
   double powerup_seconds = 0;            // wall time to ready_o
+  double run_seconds = 0;                // wall time of the requests' run (after the load)
+  uint32_t threads = 1;                  // the Verilated model's threads (--threads N)
   uint64_t bursts = 0, refetched = 0, useful_bytes = 0, fetched_bytes = 0, link_slots = 0;
   uint64_t queue_high_water = 0, displacements = 0, park_wait_cycles = 0;
   uint64_t rotations = 0, forked = 0, scrubbed = 0, programmed = 0, erased = 0;

@@ -175,7 +175,7 @@ int RtlReport(const flint::Config& cfg, const flint::sim::RtlReport& x,
                 "  \"miscorrected_copy_lines\": %llu,\n"
                 "  \"cycles\": %llu,\n  \"load_cycles\": %llu,\n  \"simulated_cycles\": %llu,\n"
                 "  \"powerup_cycles\": %llu,\n  \"powerup_backdoor_cycles\": %llu,\n"
-                "  \"powerup_seconds\": %.3f,\n"
+                "  \"powerup_seconds\": %.3f,\n  \"run_seconds\": %.3f,\n  \"threads\": %u,\n"
                 "  \"bursts_issued\": %llu,\n  \"bursts_refetched\": %llu,\n"
                 "  \"useful_bytes\": %llu,\n  \"fetched_bytes\": %llu,\n"
                 "  \"useful_fraction\": %.6f,\n  \"channel_utilization\": %.6f,\n"
@@ -191,7 +191,8 @@ int RtlReport(const flint::Config& cfg, const flint::sim::RtlReport& x,
                 u(x.status[3]), u(x.status[4]), u(x.data_mismatches), u(x.model_mismatches),
                 u(x.beyond_code), u(x.violations), u(x.miscorrected_copies), u(x.cycles),
                 u(x.load_cycles), u(x.sim_cycles), u(x.powerup_cycles),
-                u(x.powerup_backdoor_cycles), x.powerup_seconds, u(x.bursts), u(x.refetched),
+                u(x.powerup_backdoor_cycles), x.powerup_seconds, x.run_seconds, x.threads,
+                u(x.bursts), u(x.refetched),
                 u(x.useful_bytes), u(x.fetched_bytes), useful, util, u(x.park_wait_cycles),
                 u(x.rotations), u(x.forked), u(x.scrubbed), u(x.programmed), u(x.erased),
                 u(x.disturb_alarms), u(x.max_read_count), u(x.queue_high_water), u(x.displacements),

@@ -155,6 +155,8 @@ with tempfile.TemporaryDirectory() as d:
         expect("rtl load and refresh fields", r["load_cycles"] > 0
                and "refresh_stall_cycles" in r and "pages_forked" in r["refresh_rt"], r)
         expect("rtl waves", fst.exists() and pathlib.Path(str(fst) + ".gtkw").exists(), out)
+        expect("rtl run time and threads", r["run_seconds"] > 0 and
+               r["run_seconds"] <= r["wall_seconds"] and r["threads"] == 1, r)
         def cycles_agree(trace, what):
             cyc = {}
             for engine in ("model", "rtl"):
