@@ -21,7 +21,7 @@ FLINT_ONLY ?=
 WORKERS ?= $(JOBS)
 SCHEDULER ?=
 
-.PHONY: help setup setup-gui configure build test lint bench synth area report disturb refresh-cost progq-demand bch-occupancy results results-rtl fault-campaign rtl-big rtl-paper system waves run \
+.PHONY: help setup setup-gui configure build test lint bench synth area report disturb refresh-cost progq-demand bch-occupancy results results-rtl fault-campaign rtl-big rtl-paper rtl-paper-step system waves run \
         regress pictures formal fuzz mutate soak soak-top clean
 .DEFAULT_GOAL := help
 
@@ -61,7 +61,10 @@ help:
 	@echo "                      build, which has the paper top alone in flint-sim-paper) and its"
 	@echo "                      medium check, with the fast power-up checked against the sweeps"
 	@echo "make rtl-paper        one MoE layer of Qwen3-235B-A22B through the paper top, mounted and"
-	@echo "                      checked against the model (a few minutes after the build)"
+	@echo "                      checked against the model (about a minute after the build)"
+	@echo "                      -> docs/rtl_paper.md"
+	@echo "make rtl-paper-step   a whole decode step of one stack through the paper top (about an"
+	@echo "                      hour) -> docs/rtl_paper.md"
 	@echo "make system           system level from the measured results: throughput, energy, GPU"
 	@echo "                      packages for a 50 ms TPOT, lifetime -> docs/system.md, docs/system_fig*.png"
 	@echo "make area             paper-config synthesis + SRAM model: docs/area.md, docs/area.json"
@@ -123,13 +126,25 @@ rtl-big: configure
 # layer 1 at batch 1, stack 0, the weights mounted (docs/top.md "Mount"), every response checked,
 # cycles within 1 % of the model. The power-up by the backdoor (docs/top.md "The fast power-up in
 # simulation"): without it its clearing sweeps took three quarters of a 15-minute run.
+# flint-sim-paper (in `all`: the paper top beside small's, no medium top). Writes docs/rtl_paper.md.
+PAPER_RUN = python3 tb/sim/rtl_big_test.py $(BUILD)/sim/flint-sim-paper $(BUILD)/sim/flint-trace-gen \
+	  --config paper --model qwen3-235b-a22b --batch 1 --load mount --fast-powerup \
+	  --doc docs/rtl_paper.md
 rtl-paper: configure
-	@cmake -S . -B $(BUILD) -DFLINT_RTL_BIG=ON >>$(BUILD)/configure.log 2>&1 || \
+	@cmake -S . -B $(BUILD) -DFLINT_PAPER_CTEST=ON >>$(BUILD)/configure.log 2>&1 || \
 	  { cat $(BUILD)/configure.log; exit 1; }
-	@cmake --build $(BUILD) -j $(JOBS) --target flint-sim-big flint-trace-gen
-	@python3 tb/sim/rtl_big_test.py $(BUILD)/sim/flint-sim-big $(BUILD)/sim/flint-trace-gen \
-	  --config paper --model qwen3-235b-a22b --batch 1 --load mount \
-	  --gen-args "--order cta --jitter 0 --layer 1" --fast-powerup
+	@cmake --build $(BUILD) -j $(JOBS) --target flint-sim-paper flint-trace-gen
+	@$(PAPER_RUN) --gen-args "--order cta --jitter 0 --layer 1" --section layer \
+	  --command "make rtl-paper"
+
+# A whole decode step of one stack through the paper top (Qwen3-235B-A22B, 94 layers, 42 M
+# requests of stack 0): about an hour; the same checks, into docs/rtl_paper.md's "step".
+rtl-paper-step: configure
+	@cmake -S . -B $(BUILD) -DFLINT_PAPER_CTEST=ON >>$(BUILD)/configure.log 2>&1 || \
+	  { cat $(BUILD)/configure.log; exit 1; }
+	@cmake --build $(BUILD) -j $(JOBS) --target flint-sim-paper flint-trace-gen
+	@$(PAPER_RUN) --gen-args "--order cta --jitter 0" --section step \
+	  --command "make rtl-paper-step" --summary-out docs/rtl_paper_step.json
 
 # Formal proofs by k-induction at tiny parameters (docs/formal.md): about 3 minutes; no build needed,
 # only the generated config packages. PROOF=name runs one (scripts/formal.py --list).
