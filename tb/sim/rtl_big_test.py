@@ -49,6 +49,8 @@ ap.add_argument("--doc", help="on success, write the run's figures as a section 
 ap.add_argument("--section", default="run", help="the --doc section's name")
 ap.add_argument("--command", default="", help="the command the --doc section names as its maker")
 ap.add_argument("--summary-out", help="write the run's figures as JSON (make bench reads it)")
+ap.add_argument("--from-summary", help="run nothing: write --doc's section from a JSON file "
+                "--summary-out wrote (a run too long to repeat for a change of the page)")
 args = ap.parse_args()
 
 # A burst is one page of every plane of every die (configs/<name>.toml).
@@ -57,6 +59,7 @@ geo = tomllib.loads((ROOT / "configs" / f"{args.config}.toml").read_text())["geo
 burst_bytes = geo["dies"] * geo["planes"] * geo["page_bytes"]
 
 failed = 0
+failed_checks = []
 
 
 def figures(m, r, rtl_host, model_host, requests, bursts, gen_cmd):
@@ -72,7 +75,9 @@ def figures(m, r, rtl_host, model_host, requests, bursts, gen_cmd):
         "gap_percent": 100 * (r["cycles"] - m["cycles"]) / m["cycles"],
         "rtl_bursts": r["bursts_issued"], "rtl_refetched": r["bursts_refetched"],
         "model_bursts": m.get("bursts_issued"), "model_refetched": m.get("bursts_refetched"),
-        "responses_ok": r["status"]["ok"], "data_mismatches": r["data_mismatches"],
+        "responses_ok": r["status"]["ok"], "responses_corrected": r["status"]["corrected"],
+        "responses_uncorrectable": r["status"]["uncorrectable"],
+        "data_mismatches": r["data_mismatches"],
         "ecc_model_mismatches": r["ecc_model_mismatches"], "violations": r["check_violations"],
         "link_busy": r["channel_utilization"], "refresh": r["refresh_rt"],
         "refresh_stall_cycles": r["refresh_stall_cycles"],
@@ -84,6 +89,7 @@ def figures(m, r, rtl_host, model_host, requests, bursts, gen_cmd):
         "rtl_peak_rss_mb": rtl_host["peak_rss_mb"], "model_wall_seconds": model_host["wall_s"],
         "model_peak_rss_mb": model_host["peak_rss_mb"],
         "commit": commit(), "date": str(datetime.date.today()),
+        "tolerance_percent": 100 * args.tolerance, "failed_checks": list(failed_checks),
     }
 
 
@@ -105,7 +111,7 @@ def write_doc(path, section, f):
         "",
         f"{f['model']} at batch {f['batch']} on the `{f['config']}` stack top, stack 0: "
         f"`{f['stream']}`" + (f", its first {g(f['requests'])} requests"
-                              if f["first_requests_only"] else "") +
+                              if f.get("first_requests_only") else "") +
         f"; the {g(f['bursts_mounted_or_loaded'])} bursts below the highest it "
         f"reads {'mounted' if f['load'] == 'mount' else 'loaded through the write path'}; every "
         "response checked (data against the loaded weights, status, the ECC model, the protocol "
@@ -113,25 +119,40 @@ def write_doc(path, section, f):
         "",
         "| | model | rtl |",
         "|---|---:|---:|",
-        f"| requests | {g(f['requests'])} | {g(f['responses_ok'])} answered OK: "
+        f"| requests | {g(f['requests'])} | {g(f['responses_ok'])} answered OK"
+        + (f", {g(f['responses_corrected'])} CORRECTED (bit errors of the NAND model's RBER, "
+           "corrected by the ECC as its model predicts)" if f.get("responses_corrected") else "")
+        + ": "
         f"{f['data_mismatches']} data, {f['ecc_model_mismatches']} ECC-model mismatches, "
         f"{f['violations']} violations |",
         f"| cycles | {g(f['model_cycles'])} | {g(f['rtl_cycles'])} ({f['gap_percent']:+.3f} %) |",
-        f"| bursts sensed (re-fetched) | {f['model_bursts']} ({f['model_refetched']}) | "
-        f"{f['rtl_bursts']} ({f['rtl_refetched']}) |",
+        f"| bursts sensed (re-fetched) | {g(f['model_bursts'])} ({g(f['model_refetched'])}) | "
+        f"{g(f['rtl_bursts'])} ({g(f['rtl_refetched'])}) |",
         f"| link busy | | {100 * f['link_busy']:.1f} % |",
-        f"| refresh | none (the model has no refresh) | {rf['pages_scrubbed']} pages scrubbed, "
-        f"{rf['pages_forked']} forked, {f['refresh_stall_cycles']} park cycles |",
+        f"| refresh | none (the model has no refresh) | {g(rf['pages_scrubbed'])} pages scrubbed, "
+        f"{g(rf['pages_forked'])} forked, {g(f['refresh_stall_cycles'])} park cycles |",
         f"| power-up to `ready_o` | | {g(f['powerup_cycles'])} cycles, "
         f"{g(f['powerup_backdoor_cycles'])} by the backdoor, {f['powerup_seconds']:.1f} s |",
         f"| {'mount' if f['load'] == 'mount' else 'load'} | | {g(f['load_cycles'])} cycles |",
-        f"| the run's simulation | | {f['run_seconds']:.1f} s, "
+        f"| the run's simulation | | {f['run_seconds']:.1f} s ({f['run_seconds'] / 60:.1f} min), "
         f"{g(round(f['run_cycles_per_second']))} cycles a second ({f['threads']} thread"
         f"{'s' if f['threads'] != 1 else ''}) |",
         f"| whole process | {f['model_wall_seconds']:.1f} s, {f['model_peak_rss_mb']:.0f} MB peak "
         f"| {f['rtl_wall_seconds']:.1f} s wall, {f['rtl_cpu_seconds']:.1f} s CPU, "
         f"{f['rtl_peak_rss_mb']:.0f} MB peak |",
     ]
+    fails = f.get("failed_checks")
+    if fails is None:
+        fails = [] if abs(f["gap_percent"]) <= f.get("tolerance_percent", 1.0) else \
+            ["cycles within 1 % of the model"]
+    body += ["", ("Every check passed." if not fails else "**Failed:** " + "; ".join(fails) + ".")]
+    gap = f["rtl_cycles"] - f["model_cycles"]
+    if f["refresh_stall_cycles"] and gap > 0:
+        body += ["", f"The model engine has no refresh; the RTL's scrubber copied "
+                 f"{g(rf['pages_scrubbed'])} pages and parked reads for "
+                 f"{g(f['refresh_stall_cycles'])} cycles, where the RTL took {g(gap)} cycles more "
+                 "than the model. A comparison within 1 % over a run where refresh works needs "
+                 "a model engine with FLINT's refresh, or an RTL top built without it."]
     sections = {}
     head = ("# The paper-size stack top on real decode traffic\n\n"
             "Written by `make rtl-paper` (one MoE layer) and `make rtl-paper-step` (a whole decode "
@@ -165,8 +186,16 @@ def expect(name, cond, detail=""):
     global failed
     if not cond:
         failed += 1
+        failed_checks.append(name)
         print(f"FAIL {name}: {detail}")
 
+
+if args.from_summary:
+    if not args.doc:
+        sys.exit("rtl_big_test: --from-summary needs --doc")
+    write_doc(pathlib.Path(args.doc), args.section,
+              json.loads(pathlib.Path(args.from_summary).read_text()))
+    sys.exit(0)
 
 with tempfile.TemporaryDirectory() as tmp:
     d = pathlib.Path(args.keep or tmp)
@@ -231,7 +260,11 @@ with tempfile.TemporaryDirectory() as tmp:
     if m and r:
         n = m["requests"]
         expect("every request answered", r["requests"] == n and r["responses"] == n, r)
-        expect("every response ok", r["status"]["ok"] == n, r["status"])
+        # OK, or CORRECTED where the NAND model's bit errors hit a line (a long run at paper
+        # meets some; the data is checked against the weights and the status against the ECC
+        # model's decode of the same raw line either way); nothing uncorrectable or refused.
+        expect("every response ok or corrected", r["status"]["ok"] + r["status"]["corrected"] == n,
+               r["status"])
         expect("no data mismatch", r["data_mismatches"] == 0, r)
         expect("ECC model agrees", r["ecc_model_mismatches"] == 0, r)
         expect("no protocol violation", r["check_violations"] == 0, r)
@@ -252,7 +285,7 @@ with tempfile.TemporaryDirectory() as tmp:
         summary = figures(m, r, host[rtl_name], host["model"], kept, bursts, gen_cmd)
         if args.summary_out:
             pathlib.Path(args.summary_out).write_text(json.dumps(summary, indent=1) + "\n")
-        if args.doc and not failed:
+        if args.doc:
             write_doc(pathlib.Path(args.doc), args.section, summary)
 print("rtl_big_test: " + ("FAILED" if failed else "passed"))
 sys.exit(1 if failed else 0)
