@@ -76,16 +76,36 @@ module flint_bch_chien #(
     end
   endfunction
 
-  // alpha^e (square and multiply over the bits of e), for the constants.
+  // alpha^e (square and multiply over the bits of e), for the constants; e < Order < 2^M.
   function automatic logic [M-1:0] gf_pow(input int unsigned e);
     logic [M-1:0] base;
     gf_pow = M'(1);
     base = M'(2);
-    for (int unsigned i = 0; i < 32; i++) begin
+    for (int unsigned i = 0; i < M; i++) begin
       if ((e >> i) % 2 == 1) gf_pow = gf_mul_const(gf_pow, base);
       base = gf_mul_const(base, base);
     end
   endfunction
+
+  // Every constant at once: alpha^(-j*p) for p = 0..P and j = 1..T, at [(p*T + j-1)*M +: M]
+  // (p = P is the step of a cycle), each the previous p's times alpha^-j: (P + 1) * T products
+  // in all. Yosys evaluates constant functions slowly; one alpha^(-j*p) per constant by its own
+  // gf_pow, over 32 bits of the exponent, took 37 of make lint's 40 s elaborating this module at
+  // P = 32; so the whole module takes about 5 s).
+  localparam int unsigned CoefW = (P + 1) * T * M;
+  function automatic logic [CoefW-1:0] coef_table();
+    logic [M-1:0] step, cur;
+    coef_table = '0;
+    for (int unsigned j = 1; j <= T; j++) begin
+      step = gf_pow(Order - (j % Order));  // alpha^-j
+      cur = M'(1);
+      for (int unsigned p = 0; p <= P; p++) begin
+        coef_table[(p * T + j - 1) * M +: M] = cur;
+        cur = gf_mul_const(cur, step);
+      end
+    end
+  endfunction
+  localparam logic [CoefW-1:0] Coefs = coef_table();
 
   state_e state_q, state_d;
   logic [CycW-1:0] cyc_q, cyc_d;  // 0 .. Cycles: the group tested, and the one counted (- 1)
@@ -104,7 +124,7 @@ module flint_bch_chien #(
     // term j: reg_j * alpha^(-j*p)
     logic [T*M-1:0] term;
     for (genvar j = 1; j <= T; j++) begin : g_term
-      localparam logic [M-1:0] Coef = gf_pow((Order - (j * p) % Order) % Order);
+      localparam logic [M-1:0] Coef = Coefs[(p * T + j - 1) * M +: M];  // alpha^(-j*p)
       assign term[(j-1)*M +: M] = gf_mul_const(reg_q[(j-1)*M +: M], Coef);
     end
     logic [M-1:0] sum;
@@ -115,7 +135,7 @@ module flint_bch_chien #(
     assign root[p] = (sum == '0) && (32'(cyc_q) * P + p < N);
   end
   for (genvar j = 1; j <= T; j++) begin : g_step
-    localparam logic [M-1:0] Coef = gf_pow((Order - (j * P) % Order) % Order);
+    localparam logic [M-1:0] Coef = Coefs[(P * T + j - 1) * M +: M];  // alpha^(-j*P)
     assign reg_step[(j-1)*M +: M] = gf_mul_const(reg_q[(j-1)*M +: M], Coef);
   end
 

@@ -215,38 +215,44 @@ module flint_bch_line_dec #(
   end
 
   // ---- The buffer's slots --------------------------------------------------------------------
+  // The slots' data and counts are a memory with 1 + Units write ports, each writing one slot a
+  // cycle: the classification its newest line's, each unit the slot of the line its search
+  // finished (a different slot each: a_cl_slot, a_unit_slot). Written so, a write touches one
+  // word: Yosys keeps a memory ($mem) instead of Depth x K multiplexers, and Verilator writes one
+  // word instead of copying every slot each cycle (an always_comb over all Depth slots cost
+  // Yosys about 2 minutes to elaborate and the Verilated model a copy of 64 kbit a cycle).
+  // The done and uncorrectable bits stay flops: the head reads them every cycle.
   logic [K-1:0] data_q [Depth];
-  logic [K-1:0] data_d [Depth];
   logic [NerrW-1:0] nerr_q [Depth];
-  logic [NerrW-1:0] nerr_d [Depth];
   logic [Depth-1:0] unc_q, unc_d, done_q, done_d;
   always_comb begin
-    for (int unsigned i = 0; i < Depth; i++) begin
-      data_d[i] = data_q[i];
-      nerr_d[i] = nerr_q[i];
-    end
     unc_d = unc_q;
     done_d = done_q;
     if (pop) done_d[head_q] = 1'b0;
-    // Each source writes a different slot: the classification its newest line's, each unit the
-    // slot of the line its search finished.
-    for (int unsigned i = 0; i < Depth; i++) begin
-      if (cl_write && 32'(cl_tag_q) == i) begin
-        data_d[i] = cl_wdata;
-        nerr_d[i] = cl_wnerr;
-        unc_d[i] = cl_wunc;
-        done_d[i] = !cl_slow;
+    // Later writes win, as in the memory below (never the same slot: asserted).
+    if (cl_write) begin
+      unc_d[cl_tag_q] = cl_wunc;
+      done_d[cl_tag_q] = !cl_slow;
+    end
+    for (int unsigned u = 0; u < Units; u++) begin
+      if (ch_out_valid[u]) begin
+        done_d[ch_tag_q[u]] = 1'b1;
+        unc_d[ch_tag_q[u]] = ch_uncorr[u];
       end
-      for (int unsigned u = 0; u < Units; u++) begin
-        if (ch_out_valid[u] && 32'(ch_tag_q[u]) == i) begin
-          done_d[i] = 1'b1;
-          unc_d[i] = ch_uncorr[u];
-          if (ch_uncorr[u]) begin
-            nerr_d[i] = '0;
-          end else begin
-            data_d[i] = data_q[i] ^ ch_mask[u*N + R +: K];
-            nerr_d[i] = NerrW'(ch_count[u*CntW +: CntW]);
-          end
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (cl_write) begin
+      data_q[cl_tag_q] <= cl_wdata;
+      nerr_q[cl_tag_q] <= cl_wnerr;
+    end
+    for (int unsigned u = 0; u < Units; u++) begin
+      if (ch_out_valid[u]) begin
+        if (ch_uncorr[u]) begin
+          nerr_q[ch_tag_q[u]] <= '0;
+        end else begin
+          data_q[ch_tag_q[u]] <= data_q[ch_tag_q[u]] ^ ch_mask[u*N + R +: K];
+          nerr_q[ch_tag_q[u]] <= NerrW'(ch_count[u*CntW +: CntW]);
         end
       end
     end
@@ -303,10 +309,6 @@ module flint_bch_line_dec #(
     if (cl_slow) begin
       q_syn_q[q_tail_q] <= cl_syn_q;
       q_tag_q[q_tail_q] <= cl_tag_q;
-    end
-    for (int unsigned i = 0; i < Depth; i++) begin
-      data_q[i] <= data_d[i];
-      nerr_q[i] <= nerr_d[i];
     end
     unc_q <= unc_d;
   end
