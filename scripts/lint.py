@@ -14,6 +14,8 @@ import subprocess
 import sys
 import tempfile
 
+from netlist import read_set
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 RTL = ROOT / "rtl"
 # Yosys warnings that are information, not defects. Each needs a reason.
@@ -40,6 +42,9 @@ ELABORATE_ONLY = {
     # the same warnings (as flint_bch_single's below); here Yosys elaborates and checks it.
     ("flint_bch_chien", "small"): ["proc", "check -assert"],
 }
+# Constant folding at the word level before synth (each pass keeps the design's function):
+# a constant-masked AND narrowed to the bits the constant keeps (see the BCH entries below).
+PRE_FINE = ["opt_expr -fine", "opt_clean", "wreduce", "opt_clean"]
 # Yosys passes too slow for the lint budget (5 to 70 s each: the paper stack top and BBC top
 # (16 dies x 8 CRQ sub-banks to elaborate), the refresh and load paths whose progq, masks and 512
 # stripe columns Yosys elaborates slowly). `lint.py --heavy` runs exactly these, as the ctest
@@ -57,12 +62,14 @@ HEAVY = {
     ("flint_loader", "paper"): ["proc", "check -assert"],
     ("flint_xlat", "paper"): ["proc", "check -assert"],
     # The BCH line code's XOR matrices (121 outputs of about 500- and 570-input XORs, 31 k and
-    # 35 k cells): a full synth takes 1 and 3 minutes on the shared machine (docs/ecc.md). They
-    # are the same at every config; at paper make lint elaborates and checks them. Neither is in
-    # synth_small_flow (its liberty mapping is minutes: synth/yosys_flow.py NOT_FLAT), so their
-    # Yosys synth is here.
-    ("flint_bch_enc", "small"): ["synth -top flint_bch_enc"],
-    ("flint_bch_syn", "small"): ["synth -top flint_bch_syn"],
+    # 35 k cells), the same at every config. Neither is in synth_small_flow (its liberty mapping
+    # is minutes: synth/yosys_flow.py NOT_FLAT), so their Yosys synth is here. Each output is
+    # `^(code & constant row)`: synth's fine-grained passes first split every row's AND into
+    # 1 145 gates and then clean the constant ones away (opt_clean alone 30 of bch_syn's 60 s).
+    # PRE_FINE folds the constants at the word level first; synth then makes the same netlist
+    # (34 586 cells for bch_syn, gate for gate) in a third of the time.
+    ("flint_bch_enc", "small"): ["proc", *PRE_FINE, "synth -top flint_bch_enc"],
+    ("flint_bch_syn", "small"): ["proc", *PRE_FINE, "synth -top flint_bch_syn"],
     # The BCH line decoder holds the syndrome unit above and Berlekamp-Massey and the Chien
     # search (each synthesized in make lint on its own): its own logic is synthesized as glue,
     # the three as blackbox cells (7 s; whole, it repeated the syndrome unit's minutes).
@@ -72,8 +79,9 @@ HEAVY = {
     # synth is synth_small_flow's (which fails on the same warnings) and the netlist miter's
     # (test_ecc); here Yosys elaborates and checks it (its synth here was a third copy, 35 s).
     ("flint_bch_single", "small"): ["proc", "check -assert"],
-    # The multi-path line decoder holds the syndrome unit, three units and a 64-line buffer (65 k
-    # flops): elaborated and checked here (make lint does the same at paper), not synthesized.
+    # The multi-path line decoder holds the syndrome unit, three units and a 64-line buffer (a
+    # memory of 64 x 1 024 bits): elaborated and checked here, not synthesized (21 s, the Chien
+    # search's constants most of it).
     ("flint_bch_line_dec", "small"): ["proc", "check -assert"],
 }
 # Blocks that read no config package (the BCH line code is the same at every config): Yosys and
@@ -114,9 +122,21 @@ def pitfalls():
     return found
 
 
-def packages(gen, cfg):
-    # The BCH matrices' package (scripts/gen_bch.py) is the same at every config: gen/.
-    return [gen / cfg / "flint_cfg_pkg.sv", gen / "flint_bch_pkg.sv", RTL / "flint_pkg.sv"]
+def uses_bch_pkg(mod):
+    """True if mod or a module of its hierarchy names the BCH package (flint_bch_pkg::)."""
+    return any(re.search(r"\bflint_bch_pkg::", p.read_text()) for p in read_set(mod))
+
+
+def packages(gen, cfg, mod):
+    # The BCH matrices' package (scripts/gen_bch.py) is the same at every config: gen/. It is
+    # 129 kB of matrix literals, 0.6 of the 0.7 s Verilator takes to lint a small block, so only
+    # the modules whose hierarchy names it read it (one that needs it and does not get it fails
+    # loudly: an unknown package). With it and the read sets of lint_yosys, make lint took 41 s
+    # instead of 85 s (one sitting, 2026-12-07).
+    pkgs = [gen / cfg / "flint_cfg_pkg.sv", RTL / "flint_pkg.sv"]
+    if uses_bch_pkg(mod):
+        pkgs.insert(1, gen / "flint_bch_pkg.sv")
+    return pkgs
 
 
 def run(cmd, log):
@@ -128,17 +148,19 @@ def run(cmd, log):
 def lint_verilator(gen, cfg, mod, tmp):
     ydirs = [a for d in sorted(RTL.iterdir()) if d.is_dir() for a in ("-y", str(d))]
     cmd = ["verilator", "--lint-only", "-Wall", "--assert", str(RTL / "flint.vlt"),
-           f"-I{RTL / 'common'}", *ydirs, *map(str, packages(gen, cfg)), str(mod),
+           f"-I{RTL / 'common'}", *ydirs, *map(str, packages(gen, cfg, mod)), str(mod),
            "--top-module", mod.stem]
     rc, out = run(cmd, tmp / f"{cfg}_{mod.stem}.vl.log")
     return None if rc == 0 else out
 
 
-def lint_yosys(gen, cfg, mod, all_mods, tmp):
-    reads = [f"read_verilog -sv {p}" for p in packages(gen, cfg)]
+def lint_yosys(gen, cfg, mod, tmp):
+    reads = [f"read_verilog -sv {p}" for p in packages(gen, cfg, mod)]
     # -defer: elaborate only the module under test, at its parameters (without it every module
-    # is elaborated at its defaults as it is read, 20 s a job at paper).
-    reads += [f"read_verilog -defer -sv -I{RTL / 'common'} {m}" for m in all_mods]
+    # is elaborated at its defaults as it is read, 20 s a job at paper). Only the files of its
+    # hierarchy are read (read_set: a module it instantiates and read_set missed makes
+    # `hierarchy -check` fail, never pass silently).
+    reads += [f"read_verilog -defer -sv -I{RTL / 'common'} {m}" for m in read_set(mod)]
     if (mod.stem, cfg) in HEAVY:
         steps = [f"hierarchy -check -top {mod.stem}"] + HEAVY[(mod.stem, cfg)]
     elif (mod.stem, cfg) in ELABORATE_ONLY:
@@ -204,7 +226,7 @@ def main():
                     jobs[pool.submit(lint_verilator, args.gen, cfg, m, tmp)] = (
                         "verilator", cfg, m)
                 if heavy == args.heavy and not once:
-                    jobs[pool.submit(lint_yosys, args.gen, cfg, m, all_mods, tmp)] = (
+                    jobs[pool.submit(lint_yosys, args.gen, cfg, m, tmp)] = (
                         "yosys", cfg, m)
         for fut in cf.as_completed(jobs):
             tool, cfg, m = jobs[fut]

@@ -70,9 +70,10 @@ NOT_FLAT = {
                                 "blocks flint_bch_bm and flint_bch_chien are synthesized apart",
     ("flint_bch_dec", "paper"): "as at small (the block is the same at every config)",
     # The multi-path line decoder: the syndrome unit, three Berlekamp-Massey units and Chien
-    # searches (P = 32), and a 64-line buffer of flops; its blocks are synthesized apart.
+    # searches (P = 32), and a 64-line buffer (a 64 x 1 024-bit memory with four write ports,
+    # flops here: no macro has four); its blocks are synthesized apart.
     ("flint_bch_line_dec", "small"): "BCH multi-path line decoder: holds flint_bch_syn (above) "
-                                     "and 65 k flops of buffer; its blocks (flint_bch_single, "
+                                     "and a 64-line buffer; its blocks (flint_bch_single, "
                                      "flint_bch_bm, flint_bch_chien) are synthesized apart",
     ("flint_bch_line_dec", "paper"): "as at small (the block is the same at every config)",
 }
