@@ -602,12 +602,17 @@ def main():
                     "its default parameters (the proofs override them)")
     ap.add_argument("--out", default=str(ROOT / "build" / "formal"), help="work directory")
     ap.add_argument("--list", action="store_true", help="list the proofs and exit")
+    ap.add_argument("--names", action="store_true", help="print the default run's proof names, "
+                    "one a line, and exit (tb/formal/CMakeLists.txt makes a ctest of each)")
     ap.add_argument("--with-fix", action="store_true", help="run a blocked proof on a copy of "
                     "the RTL with its proposed fix applied (the RTL itself is not touched)")
     args = ap.parse_args()
     # Absolute: the tools run in work directories of their own.
     args.gen = str(pathlib.Path(args.gen).resolve())
     args.out = str(pathlib.Path(args.out).resolve())
+    if args.names:
+        print("\n".join(p.name for p in PROOFS if not p.blocked))
+        return 0
     if args.list:
         for p in PROOFS:
             params = ", ".join(f"{k}={v}" for k, v in p.params.items())
