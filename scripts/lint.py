@@ -14,7 +14,7 @@ import subprocess
 import sys
 import tempfile
 
-from netlist import read_set
+from netlist import names_bch_pkg, read_set
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 RTL = ROOT / "rtl"
@@ -67,7 +67,8 @@ HEAVY = {
     # `^(code & constant row)`: synth's fine-grained passes first split every row's AND into
     # 1 145 gates and then clean the constant ones away (opt_clean alone 30 of bch_syn's 60 s).
     # PRE_FINE folds the constants at the word level first; synth then makes the same netlist
-    # (34 586 cells for bch_syn, gate for gate) in a third of the time.
+    # (34 586 cells for bch_syn, the same count of each cell type) in a third of the
+    # time.
     ("flint_bch_enc", "small"): ["proc", *PRE_FINE, "synth -top flint_bch_enc"],
     ("flint_bch_syn", "small"): ["proc", *PRE_FINE, "synth -top flint_bch_syn"],
     # The BCH line decoder holds the syndrome unit above and Berlekamp-Massey and the Chien
@@ -122,19 +123,13 @@ def pitfalls():
     return found
 
 
-def uses_bch_pkg(mod):
-    """True if mod or a module of its hierarchy names the BCH package (flint_bch_pkg::)."""
-    return any(re.search(r"\bflint_bch_pkg::", p.read_text()) for p in read_set(mod))
-
-
-def packages(gen, cfg, mod):
+def packages(gen, cfg, files):
     # The BCH matrices' package (scripts/gen_bch.py) is the same at every config: gen/. It is
     # 129 kB of matrix literals, 0.6 of the 0.7 s Verilator takes to lint a small block, so only
-    # the modules whose hierarchy names it read it (one that needs it and does not get it fails
-    # loudly: an unknown package). With it and the read sets of lint_yosys, make lint took 41 s
-    # instead of 85 s (one sitting, 2026-12-07).
+    # a module whose hierarchy (files: read_set) names it reads it. With it and the read sets of
+    # lint_yosys, make lint took 41 s instead of 85 s (one sitting, 2026-12-07).
     pkgs = [gen / cfg / "flint_cfg_pkg.sv", RTL / "flint_pkg.sv"]
-    if uses_bch_pkg(mod):
+    if names_bch_pkg(files):
         pkgs.insert(1, gen / "flint_bch_pkg.sv")
     return pkgs
 
@@ -148,19 +143,20 @@ def run(cmd, log):
 def lint_verilator(gen, cfg, mod, tmp):
     ydirs = [a for d in sorted(RTL.iterdir()) if d.is_dir() for a in ("-y", str(d))]
     cmd = ["verilator", "--lint-only", "-Wall", "--assert", str(RTL / "flint.vlt"),
-           f"-I{RTL / 'common'}", *ydirs, *map(str, packages(gen, cfg, mod)), str(mod),
+           f"-I{RTL / 'common'}", *ydirs, *map(str, packages(gen, cfg, read_set(mod))), str(mod),
            "--top-module", mod.stem]
     rc, out = run(cmd, tmp / f"{cfg}_{mod.stem}.vl.log")
     return None if rc == 0 else out
 
 
 def lint_yosys(gen, cfg, mod, tmp):
-    reads = [f"read_verilog -sv {p}" for p in packages(gen, cfg, mod)]
+    files = read_set(mod)
+    reads = [f"read_verilog -sv {p}" for p in packages(gen, cfg, files)]
     # -defer: elaborate only the module under test, at its parameters (without it every module
     # is elaborated at its defaults as it is read, 20 s a job at paper). Only the files of its
     # hierarchy are read (read_set: a module it instantiates and read_set missed makes
     # `hierarchy -check` fail, never pass silently).
-    reads += [f"read_verilog -defer -sv -I{RTL / 'common'} {m}" for m in read_set(mod)]
+    reads += [f"read_verilog -defer -sv -I{RTL / 'common'} {m}" for m in files]
     if (mod.stem, cfg) in HEAVY:
         steps = [f"hierarchy -check -top {mod.stem}"] + HEAVY[(mod.stem, cfg)]
     elif (mod.stem, cfg) in ELABORATE_ONLY:

@@ -47,6 +47,13 @@ def read_set(top):
     return sorted(files[n] for n in seen)
 
 
+def names_bch_pkg(files):
+    """True if any of files names the BCH package (flint_bch_pkg::): only such a read set gets
+    it, 129 kB of matrix literals (scripts/gen_bch.py) that every other read would parse for
+    nothing. A file that needs it and does not get it fails loudly (an unknown package)."""
+    return any(re.search(r"\bflint_bch_pkg::", p.read_text()) for p in files)
+
+
 def fail(msg):
     print(f"netlist.py: {msg}", file=sys.stderr)
     sys.exit(1)
@@ -85,7 +92,7 @@ def main():
     # The BCH blocks take their code from the generated flint_bch_pkg (scripts/gen_bch.py, in
     # gen/, the same at every config). Read only by the tops that name it, so every other
     # netlist's read set, and with it its text, stays as it was.
-    if any(re.search(r"\bflint_bch_pkg::", p.read_text()) for p in srcs):
+    if names_bch_pkg(srcs):
         bch = args.gen / "flint_bch_pkg.sv"
         if not bch.exists():
             fail(f"missing package {bch} (run scripts/gen_bch.py first)")
