@@ -48,6 +48,7 @@ H3Model::H3Model(const Config& cfg, const H3Options& options) : cfg_(cfg), opt_(
     if (opt_.check_data) s.image.resize(uint64_t{slices_} * cfg_.page_image_bytes);
   }
   die_state_.resize(cfg_.dies);
+  die_at_.assign(cfg_.dies, kNever);
   state_.assign(loaded_, BurstState::kNone);
   slot_of_.assign(loaded_, kNoSlot);
   ever_fetched_.assign(loaded_, 0);
@@ -227,22 +228,23 @@ void H3Model::StartFetch(uint64_t now) {
     parked_.erase(it);
   }
   for (DieState& ds : die_state_) ds.fetches.push_back(victim);
+  for (uint32_t d = 0; d < cfg_.dies; ++d) die_at_[d] = DieEventTime(d);
 }
 
 // --- The dies: Read, CacheEnd, then a DataOut of every plane's page into the slot ------------
 
-uint64_t H3Model::DieEventTime(uint32_t d, uint64_t now) const {
+uint64_t H3Model::DieEventTime(uint32_t d) const {
   const DieState& ds = die_state_[d];
   const NandDie& die = dies_[d];
   uint64_t t = kNever;
   if (ds.draining != kNoSlot) {
-    t = std::max({now, ds.cache_ready, die.IoBusyUntil()});
+    t = std::max(ds.cache_ready, die.IoBusyUntil());
   } else if (ds.sensing != kNoSlot) {
     // The cache buffers are read out: move the sensed pages there.
-    t = std::max({now, ds.sensed_at, die.IoBusyUntil()});
+    t = std::max(ds.sensed_at, die.IoBusyUntil());
   }
   if (ds.sensing == kNoSlot && !ds.fetches.empty()) {
-    uint64_t r = now;
+    uint64_t r = 0;
     for (uint32_t p = 0; p < cfg_.planes; ++p) r = std::max(r, die.PlaneReadyAt(p));
     t = std::min(t, r);
   }
@@ -364,6 +366,7 @@ void H3Model::Run(const PolledSource& source, const PolledHints& hints, const Si
     if (hint.kind == HintKind::kWait && hint.wake == kNoWake) hint = hints(now);
     return r;
   };
+  for (uint32_t d = 0; d < cfg_.dies; ++d) die_at_[d] = DieEventTime(d);
   SourceReply next = ask();
   for (;;) {
     if (next.kind == Kind::kWait && answered) next = ask();  // a response may free an SM
@@ -383,13 +386,16 @@ void H3Model::Run(const PolledSource& source, const PolledHints& hints, const Si
     if (opt_.evict == H3Evict::kStrictFifo && t_serve != kNever) {
       t_serve = std::max(t_serve, link_slot_ / cfg_.lanes);
     }
+    // The die whose command is due first, the lowest-numbered of those due by now (each die's
+    // time is clamped to the present, as the order of events at one cycle must not change).
     uint64_t t_die = kNever;
     uint32_t die = 0;
     for (uint32_t d = 0; d < cfg_.dies; ++d) {
-      const uint64_t t = DieEventTime(d, now);
+      const uint64_t t = std::max(die_at_[d], now);
       if (t < t_die) {
         t_die = t;
         die = d;
+        if (t == now) break;
       }
     }
     const uint64_t t_fetch = FetchTime(now);
@@ -410,6 +416,7 @@ void H3Model::Run(const PolledSource& source, const PolledHints& hints, const Si
       }
     } else if (t_die == t) {
       DieEvent(die, now);
+      die_at_[die] = DieEventTime(die);
     } else if (t_fetch == t) {
       StartFetch(now);
     } else if (t_hint == t) {

@@ -180,7 +180,10 @@ class H3Model {
   std::optional<uint32_t> VictimAt(uint64_t now) const;
   uint64_t FetchTime(uint64_t now) const;
   void StartFetch(uint64_t now);
-  uint64_t DieEventTime(uint32_t d, uint64_t now) const;
+  // When die d's next command can issue, not yet clamped to the present (the event loop takes
+  // max(now, it)); kNever if it has none. Only DieEvent(d) and a new fetch change it, so the
+  // loop keeps it per die (die_at_) instead of asking every die at every event.
+  uint64_t DieEventTime(uint32_t d) const;
   void DieEvent(uint32_t d, uint64_t now);
   void Serve(const ServeEntry& e, const Sink& sink);
   std::vector<PlaneBlock> Stripe(uint64_t burst, uint32_t* page) const;
@@ -193,6 +196,7 @@ class H3Model {
   std::vector<uint32_t> all_planes_;
   std::vector<Slot> slots_;
   std::vector<DieState> die_state_;
+  std::vector<uint64_t> die_at_;      // per die: DieEventTime(d), kept current
   std::vector<BurstState> state_;     // per burst
   std::vector<uint32_t> slot_of_;     // per burst, valid in kInSlot
   std::vector<uint8_t> ever_fetched_;  // per burst
