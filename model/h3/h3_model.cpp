@@ -1,6 +1,7 @@
 #include "model/h3/h3_model.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -229,6 +230,23 @@ void H3Model::StartFetch(uint64_t now) {
   }
   for (DieState& ds : die_state_) ds.fetches.push_back(victim);
   for (uint32_t d = 0; d < cfg_.dies; ++d) die_at_[d] = DieEventTime(d);
+  die_min_ = *std::min_element(die_at_.begin(), die_at_.end());
+}
+
+// --- The serve queue --------------------------------------------------------------------
+
+void H3Model::ServeQueue::push(const ServeEntry& e) {
+  std::deque<ServeEntry>& q = by_at_[e.at];
+  if (!q.empty() && q.back().seq > e.seq) throw std::logic_error("h3: serve entries out of order");
+  q.push_back(e);
+}
+
+H3Model::ServeEntry H3Model::ServeQueue::pop() {
+  auto it = by_at_.begin();
+  const ServeEntry e = it->second.front();
+  it->second.pop_front();
+  if (it->second.empty()) by_at_.erase(it);
+  return e;
 }
 
 // --- The dies: Read, CacheEnd, then a DataOut of every plane's page into the slot ------------
@@ -367,6 +385,7 @@ void H3Model::Run(const PolledSource& source, const PolledHints& hints, const Si
     return r;
   };
   for (uint32_t d = 0; d < cfg_.dies; ++d) die_at_[d] = DieEventTime(d);
+  die_min_ = *std::min_element(die_at_.begin(), die_at_.end());
   SourceReply next = ask();
   for (;;) {
     if (next.kind == Kind::kWait && answered) next = ask();  // a response may free an SM
@@ -381,23 +400,13 @@ void H3Model::Run(const PolledSource& source, const PolledHints& hints, const Si
     const uint64_t t_hint_ask = hint.kind == HintKind::kWait && hint.wake != kNoWake
                                     ? std::max(hint.wake, now)
                                     : kNever;
-    uint64_t t_serve = serve_q_.empty() ? kNever : std::max(serve_q_.top().at, now);
+    uint64_t t_serve = serve_q_.empty() ? kNever : std::max(serve_q_.top_at(), now);
     // kStrictFifo: a line leaves SRAM when its link slot comes, so it can still be evicted.
     if (opt_.evict == H3Evict::kStrictFifo && t_serve != kNever) {
       t_serve = std::max(t_serve, link_slot_ / cfg_.lanes);
     }
-    // The die whose command is due first, the lowest-numbered of those due by now (each die's
-    // time is clamped to the present, as the order of events at one cycle must not change).
-    uint64_t t_die = kNever;
-    uint32_t die = 0;
-    for (uint32_t d = 0; d < cfg_.dies; ++d) {
-      const uint64_t t = std::max(die_at_[d], now);
-      if (t < t_die) {
-        t_die = t;
-        die = d;
-        if (t == now) break;
-      }
-    }
+    // The first die command due (which die: below, only when it is the event taken).
+    const uint64_t t_die = std::max(die_min_, now);
     const uint64_t t_fetch = FetchTime(now);
     const uint64_t t =
         std::min({t_accept, t_ask, t_hint, t_hint_ask, t_serve, t_die, t_fetch});
@@ -406,8 +415,7 @@ void H3Model::Run(const PolledSource& source, const PolledHints& hints, const Si
     // At one cycle: serve (frees slots and the queue), sequence the NAND, start fetches, take
     // hints, then accept (or ask a waiting source again).
     if (t_serve == t) {
-      const ServeEntry e = serve_q_.top();
-      serve_q_.pop();
+      const ServeEntry e = serve_q_.pop();
       if (e.gen != slots_[e.slot].gen) {
         ++extra_.evicted_waiting;  // its slot was evicted first: fetch the burst again
         Park(e.q, now);
@@ -415,8 +423,13 @@ void H3Model::Run(const PolledSource& source, const PolledHints& hints, const Si
         Serve(e, deliver);
       }
     } else if (t_die == t) {
+      // The lowest-numbered die due by then (each die's time clamped to the present: the order
+      // of die events at one cycle is the dies' order).
+      uint32_t die = 0;
+      while (std::max(die_at_[die], now) != t_die) ++die;
       DieEvent(die, now);
       die_at_[die] = DieEventTime(die);
+      die_min_ = *std::min_element(die_at_.begin(), die_at_.end());
     } else if (t_fetch == t) {
       StartFetch(now);
     } else if (t_hint == t) {

@@ -22,6 +22,7 @@
 #pragma once
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <functional>
 #include <optional>
 #include <queue>
@@ -197,12 +198,26 @@ class H3Model {
   std::vector<Slot> slots_;
   std::vector<DieState> die_state_;
   std::vector<uint64_t> die_at_;      // per die: DieEventTime(d), kept current
+  uint64_t die_min_ = ~uint64_t{0};   // the least of die_at_ (none due: never)
   std::vector<BurstState> state_;     // per burst
   std::vector<uint32_t> slot_of_;     // per burst, valid in kInSlot
   std::vector<uint8_t> ever_fetched_;  // per burst
   std::deque<std::pair<uint64_t, uint64_t>> demand_q_, hint_q_;  // (burst, since): no slot yet
   std::unordered_map<uint64_t, std::vector<Queued>> parked_;  // requests before their slot
-  std::priority_queue<ServeEntry, std::vector<ServeEntry>, std::greater<ServeEntry>> serve_q_;
+  // Serve entries in (at, seq) order: a FIFO per `at`, as seq grows with every push (so the
+  // entries of one `at` are in seq order in their FIFO). A page's DataOut pushes every request
+  // waiting on it with one `at`; a binary heap of them was most of the event loop's time.
+  class ServeQueue {
+   public:
+    bool empty() const { return by_at_.empty(); }
+    uint64_t top_at() const { return by_at_.begin()->first; }
+    void push(const ServeEntry& e);
+    ServeEntry pop();
+
+   private:
+    std::map<uint64_t, std::deque<ServeEntry>> by_at_;
+  };
+  ServeQueue serve_q_;
 
   uint64_t queued_ = 0;  // accepted, not yet served
   uint64_t seq_ = 0;

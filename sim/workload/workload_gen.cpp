@@ -551,44 +551,54 @@ bool DecodeGenerator::StartKernelCta() {
     cta_sms_[sm].t_q16 = barrier_q16_;
     cta_sms_[sm].key_q16 = barrier_q16_;
     cta_sms_[sm].iv_q16 = cta_rates_[sm];
-    cta_heap_[sm] = sm;  // equal keys: ascending ids are a heap
+    cta_heap_[sm] = CtaHeapEntry{barrier_q16_, sm};  // equal keys: ascending ids are a heap
     cta_pos_[sm] = sm;
   }
   ctas_ = CtaQueue{&kernels_[kernel_], 0, 0};
   return true;
 }
 
-bool DecodeGenerator::Earlier(uint32_t a, uint32_t b) const {
-  const uint64_t ka = cta_sms_[a].key_q16, kb = cta_sms_[b].key_q16;
-  return ka < kb || (ka == kb && a < b);
-}
-
 void DecodeGenerator::HeapMove(size_t i) {
-  const uint32_t x = cta_heap_[i];
-  while (i > 0) {
-    const size_t p = (i - 1) / 2;
-    if (!Earlier(x, cta_heap_[p])) break;
-    cta_heap_[i] = cta_heap_[p];
-    cta_pos_[cta_heap_[i]] = i;
-    i = p;
-  }
-  const size_t n = cta_heap_.size();
-  for (;;) {
-    size_t c = 2 * i + 1;
-    if (c >= n) break;
-    if (c + 1 < n && Earlier(cta_heap_[c + 1], cta_heap_[c])) ++c;
-    if (!Earlier(cta_heap_[c], x)) break;
-    cta_heap_[i] = cta_heap_[c];
-    cta_pos_[cta_heap_[i]] = i;
-    i = c;
+  const CtaHeapEntry x = cta_heap_[i];
+  const size_t top = i;
+  if (i > 0 && Earlier(x, cta_heap_[(i - 1) / 2])) {
+    // Earlier than its parent: up.
+    while (i > 0) {
+      const size_t p = (i - 1) / 2;
+      if (!Earlier(x, cta_heap_[p])) break;
+      cta_heap_[i] = cta_heap_[p];
+      cta_pos_[cta_heap_[i].sm] = i;
+      i = p;
+    }
+  } else {
+    // Down, bottom-up (Floyd): the hole goes to a leaf along the earlier children, one compare a
+    // level, then x climbs back from there. The SM that just issued is usually later than all
+    // but a few, so it climbs little: about half the compares of the usual sift-down. Which
+    // entry is on top never depends on the layout ((key, sm) orders the SMs strictly).
+    const size_t n = cta_heap_.size();
+    for (;;) {
+      size_t c = 2 * i + 1;
+      if (c >= n) break;
+      if (c + 1 < n && Earlier(cta_heap_[c + 1], cta_heap_[c])) ++c;
+      cta_heap_[i] = cta_heap_[c];
+      cta_pos_[cta_heap_[i].sm] = i;
+      i = c;
+    }
+    while (i > top) {
+      const size_t p = (i - 1) / 2;
+      if (!Earlier(x, cta_heap_[p])) break;
+      cta_heap_[i] = cta_heap_[p];
+      cta_pos_[cta_heap_[i].sm] = i;
+      i = p;
+    }
   }
   cta_heap_[i] = x;
-  cta_pos_[x] = i;
+  cta_pos_[x.sm] = i;
 }
 
 void DecodeGenerator::HeapRemoveTop() {
-  cta_pos_[cta_heap_.front()] = SIZE_MAX;
-  const uint32_t last = cta_heap_.back();
+  cta_pos_[cta_heap_.front().sm] = SIZE_MAX;
+  const CtaHeapEntry last = cta_heap_.back();
   cta_heap_.pop_back();
   if (cta_heap_.empty()) return;
   cta_heap_[0] = last;
@@ -609,7 +619,10 @@ uint64_t DecodeGenerator::ReadyQ16(CtaSm& s) const {
 void DecodeGenerator::Rekey(uint32_t sm) {
   CtaSm& s = cta_sms_[sm];
   s.key_q16 = max_out_ ? ReadyQ16(s) : s.t_q16;
-  if (cta_pos_[sm] != SIZE_MAX) HeapMove(cta_pos_[sm]);
+  if (cta_pos_[sm] != SIZE_MAX) {
+    cta_heap_[cta_pos_[sm]].key_q16 = s.key_q16;
+    HeapMove(cta_pos_[sm]);
+  }
 }
 
 DecodeGenerator::Reply DecodeGenerator::NextCta(uint64_t now) {
@@ -630,7 +643,7 @@ DecodeGenerator::Reply DecodeGenerator::NextCta(uint64_t now) {
       if (started_) phase_end_ = (barrier_q16_ + 0xffff) >> 16;
       if (!StartPhase()) return Reply{};
     }
-    const uint32_t sm = cta_heap_.front();
+    const uint32_t sm = cta_heap_.front().sm;
     CtaSm& s = cta_sms_[sm];
     // Closed loop: act only on what no later response can change (nothing before `now`).
     if (closed && (s.key_q16 == UINT64_MAX || (s.key_q16 >> 16) > now)) {

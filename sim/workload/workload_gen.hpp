@@ -244,7 +244,15 @@ class DecodeGenerator {
   };
   // The running kernel's SMs by key_q16 (ties: lowest SM id): a binary min-heap that knows
   // where each SM sits, so a response can move an SM up.
-  bool Earlier(uint32_t a, uint32_t b) const;
+  // A heap entry carries its SM's key_q16, so the heap's moves compare without reaching into
+  // cta_sms_ (the sift of the SM that just issued is most of the generator's time).
+  struct CtaHeapEntry {
+    uint64_t key_q16;
+    uint32_t sm;
+  };
+  static bool Earlier(const CtaHeapEntry& a, const CtaHeapEntry& b) {
+    return a.key_q16 < b.key_q16 || (a.key_q16 == b.key_q16 && a.sm < b.sm);
+  }
   void HeapMove(size_t i);  // restores the heap around position i
   void HeapRemoveTop();
   void Rekey(uint32_t sm);  // recomputes key_q16 and moves the SM in the heap
@@ -256,7 +264,7 @@ class DecodeGenerator {
   uint64_t barrier_q16_ = 0;  // the latest free time of the running kernel's SMs
   CtaQueue ctas_;
   std::vector<CtaSm> cta_sms_;
-  std::vector<uint32_t> cta_heap_;
+  std::vector<CtaHeapEntry> cta_heap_;
   std::vector<size_t> cta_pos_;  // per SM, its index in cta_heap_ (SIZE_MAX: not in it)
   std::vector<uint64_t> cta_rates_;
   // Closed loop.
