@@ -1,7 +1,6 @@
 #include "model/h3/h3_model.hpp"
 
 #include <algorithm>
-#include <functional>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -229,8 +228,7 @@ void H3Model::StartFetch(uint64_t now) {
     parked_.erase(it);
   }
   for (DieState& ds : die_state_) ds.fetches.push_back(victim);
-  for (uint32_t d = 0; d < cfg_.dies; ++d) die_at_[d] = DieEventTime(d);
-  die_min_ = *std::min_element(die_at_.begin(), die_at_.end());
+  DieTimesChanged(cfg_.dies);
 }
 
 // --- The serve queue --------------------------------------------------------------------
@@ -247,6 +245,15 @@ H3Model::ServeEntry H3Model::ServeQueue::pop() {
   it->second.pop_front();
   if (it->second.empty()) by_at_.erase(it);
   return e;
+}
+
+void H3Model::DieTimesChanged(uint32_t d) {
+  if (d < cfg_.dies) {
+    die_at_[d] = DieEventTime(d);
+  } else {
+    for (uint32_t i = 0; i < cfg_.dies; ++i) die_at_[i] = DieEventTime(i);
+  }
+  die_min_ = *std::min_element(die_at_.begin(), die_at_.end());
 }
 
 // --- The dies: Read, CacheEnd, then a DataOut of every plane's page into the slot ------------
@@ -384,8 +391,7 @@ void H3Model::Run(const PolledSource& source, const PolledHints& hints, const Si
     if (hint.kind == HintKind::kWait && hint.wake == kNoWake) hint = hints(now);
     return r;
   };
-  for (uint32_t d = 0; d < cfg_.dies; ++d) die_at_[d] = DieEventTime(d);
-  die_min_ = *std::min_element(die_at_.begin(), die_at_.end());
+  DieTimesChanged(cfg_.dies);
   SourceReply next = ask();
   for (;;) {
     if (next.kind == Kind::kWait && answered) next = ask();  // a response may free an SM
@@ -428,8 +434,7 @@ void H3Model::Run(const PolledSource& source, const PolledHints& hints, const Si
       uint32_t die = 0;
       while (std::max(die_at_[die], now) != t_die) ++die;
       DieEvent(die, now);
-      die_at_[die] = DieEventTime(die);
-      die_min_ = *std::min_element(die_at_.begin(), die_at_.end());
+      DieTimesChanged(die);
     } else if (t_fetch == t) {
       StartFetch(now);
     } else if (t_hint == t) {

@@ -22,11 +22,9 @@
 #pragma once
 #include <cstdint>
 #include <deque>
-#include <map>
 #include <functional>
+#include <map>
 #include <optional>
-#include <queue>
-#include <tuple>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -170,7 +168,6 @@ class H3Model {
     uint32_t slot;
     Queued q;
     uint64_t gen;
-    bool operator>(const ServeEntry& o) const { return std::tie(at, seq) > std::tie(o.at, o.seq); }
   };
 
   void Accept(const BbcRequest& r, uint64_t at, const Sink& sink);
@@ -185,6 +182,7 @@ class H3Model {
   // max(now, it)); kNever if it has none. Only DieEvent(d) and a new fetch change it, so the
   // loop keeps it per die (die_at_) instead of asking every die at every event.
   uint64_t DieEventTime(uint32_t d) const;
+  void DieTimesChanged(uint32_t d);  // die d's time (d == dies: every die's) and the least
   void DieEvent(uint32_t d, uint64_t now);
   void Serve(const ServeEntry& e, const Sink& sink);
   std::vector<PlaneBlock> Stripe(uint64_t burst, uint32_t* page) const;

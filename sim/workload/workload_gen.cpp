@@ -549,7 +549,6 @@ bool DecodeGenerator::StartKernelCta() {
   cta_pos_.resize(opt_.sms);
   for (uint32_t sm = 0; sm < opt_.sms; ++sm) {
     cta_sms_[sm].t_q16 = barrier_q16_;
-    cta_sms_[sm].key_q16 = barrier_q16_;
     cta_sms_[sm].iv_q16 = cta_rates_[sm];
     cta_heap_[sm] = CtaHeapEntry{barrier_q16_, sm};  // equal keys: ascending ids are a heap
     cta_pos_[sm] = sm;
@@ -618,9 +617,9 @@ uint64_t DecodeGenerator::ReadyQ16(CtaSm& s) const {
 
 void DecodeGenerator::Rekey(uint32_t sm) {
   CtaSm& s = cta_sms_[sm];
-  s.key_q16 = max_out_ ? ReadyQ16(s) : s.t_q16;
+  const uint64_t key = max_out_ ? ReadyQ16(s) : s.t_q16;  // ReadyQ16 also drops passed frees
   if (cta_pos_[sm] != SIZE_MAX) {
-    cta_heap_[cta_pos_[sm]].key_q16 = s.key_q16;
+    cta_heap_[cta_pos_[sm]].key_q16 = key;
     HeapMove(cta_pos_[sm]);
   }
 }
@@ -644,10 +643,11 @@ DecodeGenerator::Reply DecodeGenerator::NextCta(uint64_t now) {
       if (!StartPhase()) return Reply{};
     }
     const uint32_t sm = cta_heap_.front().sm;
+    const uint64_t key = cta_heap_.front().key_q16;
     CtaSm& s = cta_sms_[sm];
     // Closed loop: act only on what no later response can change (nothing before `now`).
-    if (closed && (s.key_q16 == UINT64_MAX || (s.key_q16 >> 16) > now)) {
-      wait.wake = s.key_q16 == UINT64_MAX ? kNoWake : s.key_q16 >> 16;
+    if (closed && (key == UINT64_MAX || (key >> 16) > now)) {
+      wait.wake = key == UINT64_MAX ? kNoWake : key >> 16;
       return wait;
     }
     if (s.line == s.end) {  // free: the next thread block of the kernel, if any
@@ -669,7 +669,7 @@ DecodeGenerator::Reply DecodeGenerator::NextCta(uint64_t now) {
         continue;
       }
     }
-    s.t_q16 = s.key_q16;  // closed loop: the later of its pace and a free slot
+    s.t_q16 = key;  // closed loop: the later of its pace and a free slot
     Reply r;
     r.kind = Reply::Kind::kRequest;
     r.request = TraceRequest{s.t_q16 >> 16, sm, Address(s.line)};

@@ -230,7 +230,6 @@ class DecodeGenerator {
     // responses still ahead of t_q16 (a min-heap): together, the slots held at t_q16.
     uint64_t undelivered = 0;
     std::vector<uint64_t> frees;
-    uint64_t key_q16 = 0;  // its place in the SM heap: t_q16, or in closed loop when it can issue
   };
   struct CtaQueue {  // the kernel's CTAs still to dispatch
     const std::vector<WorkItem>* items = nullptr;
@@ -244,10 +243,11 @@ class DecodeGenerator {
   };
   // The running kernel's SMs by key_q16 (ties: lowest SM id): a binary min-heap that knows
   // where each SM sits, so a response can move an SM up.
-  // A heap entry carries its SM's key_q16, so the heap's moves compare without reaching into
+  // An SM's key lives in its heap entry, so the heap's moves compare without reaching into
   // cta_sms_ (the sift of the SM that just issued is most of the generator's time).
   struct CtaHeapEntry {
-    uint64_t key_q16;
+    uint64_t key_q16;  // t_q16, or in closed loop when the SM can issue (UINT64_MAX: not before
+                       // a response)
     uint32_t sm;
   };
   static bool Earlier(const CtaHeapEntry& a, const CtaHeapEntry& b) {

@@ -16,6 +16,7 @@
 #include <map>
 #include <queue>
 #include <stdexcept>
+#include <tuple>
 #include <utility>
 #include <vector>
 
