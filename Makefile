@@ -223,8 +223,8 @@ results: build
 	  --models deepseek-v3,deepseek-v4-pro,qwen3-235b-a22b,llama-4-maverick,kimi-k2 \
 	  --seeds 1,2,3 --tokens 2 --out docs/results_spread.md
 	@python3 scripts/evaluate.py --build $(BUILD) --batches 4,16,64 $(EVAL_JOBS) \
-	  --models llama-4-maverick,qwen3-235b-a22b@16 --seeds 1,2,3 --tokens 2 \
-	  --out docs/results_spread_batch.md
+	  --models deepseek-v3,deepseek-v4-pro,qwen3-235b-a22b,llama-4-maverick,kimi-k2 \
+	  --seeds 1,2,3 --tokens 2 --out docs/results_spread_batch.md
 	@python3 scripts/evaluate.py --build $(BUILD) --batches 1 $(EVAL_JOBS) \
 	  --models llama-4-maverick --stacks 0,1,5
 	@python3 scripts/evaluate.py --build $(BUILD) --batches 1,16 $(EVAL_JOBS) \
