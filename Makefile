@@ -228,7 +228,8 @@ results: build
 	@python3 scripts/evaluate.py --build $(BUILD) --batches 1 $(EVAL_JOBS) \
 	  --models llama-4-maverick --stacks 0,1,5
 	@python3 scripts/evaluate.py --build $(BUILD) --batches 1,16 $(EVAL_JOBS) \
-	  --models llama-4-maverick --stacks 0,1,2,3,4,5,6,7 --out docs/results_stacks.md
+	  --models llama-4-maverick,deepseek-v4-pro --stacks 0,1,2,3,4,5,6,7 \
+	  --out docs/results_stacks.md
 	@python3 scripts/evaluate.py --build $(BUILD) --batches 1 $(EVAL_JOBS) \
 	  --models qwen3-235b-a22b,llama-4-maverick \
 	  --engines flint,h3,h3-oracle,h3-1ghz,h3-demand-first,h3-lhb40,h3-legacy \
