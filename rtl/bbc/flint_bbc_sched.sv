@@ -190,11 +190,11 @@ module flint_bbc_sched #(
       input logic [Slots-1:0]           resident,
       input logic [Slots*CountBits-1:0] count,
       input logic [Slots*AgeBits-1:0]   oldest,
-      input logic [Lanes-1:0]           fire,
+      input logic [Lanes-1:0]           lane_fire,
       input logic [Lanes*SlotBits-1:0]  slot,
       input logic                       sub_v,
       input logic [SlotBits-1:0]        sub_slot,
-      input logic [CountBits-1:0]       sub_n,
+      input logic [CountBits-1:0]       sub_cnt,
       input logic                       set_v,
       input logic [SlotBits-1:0]        set_slot,
       input logic                       clr_v,
@@ -208,15 +208,15 @@ module flint_bbc_sched #(
     for (int unsigned s = 0; s < Slots; s++) begin
       n = '0;
       for (int unsigned l = 0; l < Lanes; l++) begin
-        if (fire[l] && slot[l*SlotBits +: SlotBits] == SlotBits'(s)) n = n + 1'b1;
+        if (lane_fire[l] && slot[l*SlotBits +: SlotBits] == SlotBits'(s)) n = n + 1'b1;
       end
-      sub = sub_v && sub_slot == SlotBits'(s) && sub_n != '0;
-      c_d[s*CountBits +: CountBits] = count[s*CountBits +: CountBits] + n - (sub ? sub_n : '0);
+      sub = sub_v && sub_slot == SlotBits'(s) && sub_cnt != '0;
+      c_d[s*CountBits +: CountBits] = count[s*CountBits +: CountBits] + n - (sub ? sub_cnt : '0);
       r_d[s] = (resident[s] || (set_v && set_slot == SlotBits'(s))) &&
                !(clr_v && clr_slot == SlotBits'(s));
       o_d[s*AgeBits +: AgeBits] =
           (n != '0 && (count[s*CountBits +: CountBits] == '0 ||
-                       (sub && count[s*CountBits +: CountBits] == sub_n)))
+                       (sub && count[s*CountBits +: CountBits] == sub_cnt)))
           ? now : oldest[s*AgeBits +: AgeBits];
       v_d[s] = (valid[s] || n != '0) && (r_d[s] || c_d[s*CountBits +: CountBits] != '0);
     end
@@ -252,22 +252,22 @@ module flint_bbc_sched #(
   // Checks and coverage points on the add port's effect on the slots are functions called in the
   // property, so they cost nothing between clock edges (a signal would be computed in every
   // eval(), and kept for the trace even where coverage is off).
-  function automatic logic [Lanes-1:0] lanes_to(input logic [Lanes-1:0] fire,
+  function automatic logic [Lanes-1:0] lanes_to(input logic [Lanes-1:0] lane_fire,
                                                 input logic [Lanes*SlotBits-1:0] slot,
                                                 input logic [SlotBits-1:0] s);
-    for (int unsigned l = 0; l < Lanes; l++) begin
-      lanes_to[l] = fire[l] && slot[l*SlotBits +: SlotBits] == s;
+    for (int unsigned k = 0; k < Lanes; k++) begin
+      lanes_to[k] = lane_fire[k] && slot[k*SlotBits +: SlotBits] == s;
     end
   endfunction
   // some slot's count plus the lanes adding to it passes the maximum
   function automatic logic adds_wrap(input logic [Slots*CountBits-1:0] count,
-                                     input logic [Lanes-1:0] fire,
+                                     input logic [Lanes-1:0] lane_fire,
                                      input logic [Lanes*SlotBits-1:0] slot);
     adds_wrap = 1'b0;
-    for (int unsigned l = 0; l < Lanes; l++) begin
-      adds_wrap = adds_wrap || (fire[l] &&
-          {1'b0, count[32'(slot[l*SlotBits +: SlotBits])*CountBits +: CountBits]} +
-          (CountBits + 1)'($countones(lanes_to(fire, slot, slot[l*SlotBits +: SlotBits]))) >
+    for (int unsigned k = 0; k < Lanes; k++) begin
+      adds_wrap = adds_wrap || (lane_fire[k] &&
+          {1'b0, count[32'(slot[k*SlotBits +: SlotBits])*CountBits +: CountBits]} +
+          (CountBits + 1)'($countones(lanes_to(lane_fire, slot, slot[k*SlotBits +: SlotBits]))) >
           {1'b0, {CountBits{1'b1}}});
     end
   endfunction
