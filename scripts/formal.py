@@ -49,6 +49,11 @@ class Break:
     # is quicker depends on where the counterexample lies (measured per check, docs/formal.md).
     bmc: str = "seq"
 
+    def __post_init__(self):
+        if self.bmc not in ("seq", "base"):
+            raise SystemExit(f"formal.py: break {self.name}: bmc must be 'seq' or 'base', "
+                             f"not {self.bmc!r}")
+
 
 @dataclasses.dataclass
 class Proof:
