@@ -34,6 +34,11 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
+# What sat prints when a bounded run finds a counterexample, per Break.bmc form.
+CEX_WORDS = {"seq": "SAT proof finished - model found: FAIL!",
+             "base": "model found for base case: FAIL!"}
+
+
 @dataclasses.dataclass
 class Break:
     """A deliberately broken copy: the bounded run from reset must find a counterexample."""
@@ -50,7 +55,7 @@ class Break:
     bmc: str = "seq"
 
     def __post_init__(self):
-        if self.bmc not in ("seq", "base"):
+        if self.bmc not in CEX_WORDS:
             raise SystemExit(f"formal.py: break {self.name}: bmc must be 'seq' or 'base', "
                              f"not {self.bmc!r}")
 
@@ -534,13 +539,14 @@ def script(proof, files, defines, mode, vcd, steps=0):
     # and every other flop and memory word starts at an arbitrary (defined) value.
     # -show-inputs -show-regs: without them the VCD holds the first step only.
     common = "-prove-asserts -set-assumes -verify -show-inputs -show-regs"
+    bound = steps or proof.bmc_steps
     if mode == "induct":
         lines.append(f"sat -tempinduct {common} -maxsteps {proof.maxsteps} -dump_vcd {vcd}")
     elif mode == "base":
-        lines.append(f"sat -tempinduct -tempinduct-baseonly {common} "
-                     f"-maxsteps {steps or proof.bmc_steps} -dump_vcd {vcd}")
+        lines.append(f"sat -tempinduct -tempinduct-baseonly {common} -maxsteps {bound} "
+                     f"-dump_vcd {vcd}")
     else:
-        lines.append(f"sat -seq {steps or proof.bmc_steps} {common} -dump_vcd {vcd}")
+        lines.append(f"sat -seq {bound} {common} -dump_vcd {vcd}")
     return "\n".join(lines) + "\n"
 
 
@@ -602,9 +608,7 @@ def run_proof(proof, args):
                       defines, brk.bmc, vcd, brk.steps)
         rc, secs = run_yosys(text, work / f"{brk.name}.ys", work / f"{brk.name}.log")
         full = (work / f"{brk.name}.full.log").read_text(errors="replace")
-        # sat's words for a counterexample: "-seq" and "-tempinduct-baseonly" say it differently.
-        refuted = rc != 0 and ("SAT proof finished - model found: FAIL!" in full or
-                               "model found for base case: FAIL!" in full)
+        refuted = rc != 0 and CEX_WORDS[brk.bmc] in full
         note = f"refuted, trace {vcd}" if refuted else f"NOT refuted: log {work/brk.name}.full.log"
         rows.append((proof.name, brk.name, refuted, None, secs,
                      "refuted" if refuted else "FAILED", note))
